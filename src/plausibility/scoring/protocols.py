@@ -1,0 +1,55 @@
+"""The two contracts that keep models, baselines, language models and suites interchangeable."""
+
+from collections.abc import Sequence
+from typing import Literal, Protocol, runtime_checkable
+
+import numpy as np
+
+from plausibility.triple import Triple
+
+Reduction = Literal["sum", "mean"]
+
+
+@runtime_checkable
+class TripleScorer(Protocol):
+    """Anything that scores events: a trained model, a baseline, a zero-shot LM, a ConceptMax wrapper.
+
+    `score` returns one float per triple, in input order, higher meaning more plausible. The scale is the
+    scorer's own (a logit, a natural-log score, a count ratio); `to_probability` maps those scores into
+    [0, 1] monotonically for metrics that need probabilities (CCΔ, LER), and `probability_mapping` names
+    that map in words (e.g. "sigmoid of the logit") so reports can say which was used.
+    """
+
+    probability_mapping: str
+
+    def score(self, triples: Sequence[Triple]) -> np.ndarray:
+        """Score each triple; shape (len(triples),), float64, input order."""
+        ...
+
+    def to_probability(self, scores: np.ndarray) -> np.ndarray:
+        """Map scores from `score` into [0, 1], preserving their order."""
+        ...
+
+
+@runtime_checkable
+class LanguageModelScorer(Protocol):
+    """Log-probabilities of texts under a language model, in natural log.
+
+    Contexts and continuations are joined with one space (`context + " " + continuation`) and tokenised
+    once; only the continuation's tokens are scored. An empty context scores the continuation as a whole
+    text (from the beginning-of-sequence token). Outputs follow input order.
+    """
+
+    def token_logprobs(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """Per-token log-probabilities of each whole text (every token scored)."""
+        ...
+
+    def text_logprob(self, texts: Sequence[str], reduction: Reduction = "sum") -> np.ndarray:
+        """Log-probability of each whole text, reduced over its tokens."""
+        ...
+
+    def conditional_logprob(
+        self, contexts: Sequence[str], continuations: Sequence[str], reduction: Reduction = "sum"
+    ) -> np.ndarray:
+        """`log P(continuation | context)` for each aligned pair, reduced over the continuation's tokens."""
+        ...
