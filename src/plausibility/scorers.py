@@ -1,0 +1,35 @@
+"""`load_scorer`: any TripleScorer from one SPEC string, as the CLI and the Python API name them.
+
+A SPEC is a registered name, optionally with an argument after the first colon (`ngram`,
+`ngram:triples.parquet`, `zero-shot:gpt2`, `conceptmax:<SPEC>`), or the path of a trained checkpoint
+(`*.ckpt`).
+"""
+
+import importlib
+from pathlib import Path
+
+from plausibility.errors import ResourceMissingError, UnknownNameError
+from plausibility.scoring.protocols import TripleScorer
+
+# name -> "module:function"; the function takes the argument after the colon (or None) and returns a
+# TripleScorer. Imported only when asked for, so naming one scorer never loads another's dependencies.
+FACTORIES: dict[str, str] = {}
+CHECKPOINT_FACTORY = "plausibility.models.checkpoint:load_checkpoint_scorer"
+
+
+def _call(target: str, argument: str | None) -> TripleScorer:
+    module, function = target.split(":")
+    return getattr(importlib.import_module(module), function)(argument)
+
+
+def load_scorer(spec: str) -> TripleScorer:
+    """Build the scorer a SPEC names; unknown names fail with the list of known ones."""
+    spec = spec.strip()
+    if spec.endswith(".ckpt"):
+        if not Path(spec).is_file():
+            raise ResourceMissingError(f"{spec}: no such checkpoint; train one with `plausibility fit`")
+        return _call(CHECKPOINT_FACTORY, spec)
+    name, colon, argument = spec.partition(":")
+    if name not in FACTORIES:
+        raise UnknownNameError("model", spec, [*FACTORIES, "<path>.ckpt"])
+    return _call(FACTORIES[name], argument if colon else None)
