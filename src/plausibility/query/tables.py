@@ -1,0 +1,198 @@
+"""Triple tables on disk (TSV, CSV, JSONL, Parquet): streamed in by chunks, checked per line, written atomically."""
+
+import csv
+import itertools
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Literal, TextIO
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from plausibility.errors import DataFormatError, ResourceMissingError
+
+TableFormat = Literal["tsv", "csv", "jsonl", "parquet"]
+TRIPLE_COLUMNS = ("subject", "verb", "object")
+_SUFFIXES: dict[str, TableFormat] = {".tsv": "tsv", ".csv": "csv", ".jsonl": "jsonl", ".parquet": "parquet"}
+
+Record = dict[str, object]
+
+
+@dataclass(frozen=True, slots=True)
+class InvalidLine:
+    """A row that is not a triple: its 1-based line number (row number for Parquet) and why."""
+
+    line: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class TripleChunk:
+    """Consecutive rows of a table: the valid ones (subject, verb, object, then extras) and the invalid ones."""
+
+    rows: pd.DataFrame
+    invalid: list[InvalidLine]
+
+
+def table_format(path: Path) -> TableFormat:
+    """The format a path's suffix names; anything else is an error that lists the known suffixes."""
+    suffix = path.suffix.lower()
+    if suffix not in _SUFFIXES:
+        raise DataFormatError(f"{path}: unknown table format {suffix or '(no suffix)'!r}; use {', '.join(_SUFFIXES)}")
+    return _SUFFIXES[suffix]
+
+
+def _problem(record: Record) -> str | None:
+    """Why a record's subject, verb and object are not three single words, or None when they are."""
+    for name in TRIPLE_COLUMNS:
+        value = record.get(name)
+        if not isinstance(value, str) or not value.strip():
+            return f"{name} is missing or empty"
+        if len(value.split()) != 1:
+            return f"{name} {value!r} is not a single word"
+    return None
+
+
+def _delimited_records(handle: TextIO, delimiter: str) -> Iterator[tuple[int, Record | None, str | None]]:
+    """Rows of a TSV/CSV; a header naming subject, verb and object is optional (without one: 3 columns)."""
+    reader = csv.reader(handle, delimiter=delimiter)
+    first = next(reader, None)
+    if first is None:
+        return
+    header = [name.strip() for name in first]
+    rows: Iterator[list[str]] = reader
+    if not set(TRIPLE_COLUMNS) <= set(header):
+        header = list(TRIPLE_COLUMNS)
+        rows = itertools.chain([first], reader)
+    for values in rows:
+        if not any(value.strip() for value in values):
+            yield reader.line_num, None, "empty line"
+        elif len(values) != len(header):
+            yield reader.line_num, None, f"expected {len(header)} columns, got {len(values)}"
+        else:
+            yield reader.line_num, dict(zip(header, values, strict=True)), None
+
+
+def _jsonl_records(handle: TextIO) -> Iterator[tuple[int, Record | None, str | None]]:
+    for number, line in enumerate(handle, start=1):
+        if not line.strip():
+            yield number, None, "empty line"
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            yield number, None, f"not JSON ({error.msg})"
+            continue
+        if isinstance(record, dict):
+            yield number, record, None
+        else:
+            yield number, None, "not a JSON object"
+
+
+def _records(path: Path, fmt: TableFormat) -> Iterator[tuple[int, Record | None, str | None]]:
+    """(line number, record or None, reason when unreadable) for every data row of the table."""
+    if fmt == "parquet":
+        numbers = itertools.count(1)
+        for batch in pq.ParquetFile(path).iter_batches():
+            for record in batch.to_pylist():
+                yield next(numbers), record, None
+        return
+    with path.open(encoding="utf-8", newline="") as handle:
+        if fmt == "jsonl":
+            yield from _jsonl_records(handle)
+        else:
+            yield from _delimited_records(handle, "\t" if fmt == "tsv" else ",")
+
+
+def read_triple_chunks(path: Path, chunk_size: int = 4096) -> Iterator[TripleChunk]:
+    """Stream a triple table in chunks of at most `chunk_size` rows, keeping input order and extra columns.
+
+    Words are lowercased and stripped; rows that are not triples are reported in `invalid`, never dropped
+    silently. Memory stays flat in the file's size.
+    """
+    if not path.is_file():
+        raise ResourceMissingError(f"{path}: no such file; give a TSV, CSV, JSONL or Parquet table of triples")
+    fmt = table_format(path)
+    try:
+        records = _records(path, fmt)
+        while block := list(itertools.islice(records, chunk_size)):
+            valid: list[Record] = []
+            invalid: list[InvalidLine] = []
+            for number, record, reason in block:
+                reason = reason or _problem(record)  # type: ignore[arg-type]
+                if reason is not None:
+                    invalid.append(InvalidLine(number, reason))
+                    continue
+                for name in TRIPLE_COLUMNS:
+                    record[name] = str(record[name]).strip().lower()  # type: ignore[index]
+                valid.append(record)  # type: ignore[arg-type]
+            yield TripleChunk(pd.DataFrame.from_records(valid, columns=_columns(valid)), invalid)
+    except UnicodeDecodeError as error:
+        raise DataFormatError(f"{path}: not UTF-8 text (byte {error.start}); is it a binary file?") from error
+    except (pa.ArrowInvalid, OSError) as error:
+        raise DataFormatError(f"{path}: unreadable as {fmt} ({error})") from error
+
+
+def _columns(records: list[Record]) -> list[str]:
+    """Triple columns first, then extras in first-seen order."""
+    extras = dict.fromkeys(key for record in records for key in record if key not in TRIPLE_COLUMNS)
+    return [*TRIPLE_COLUMNS, *extras]
+
+
+class TableWriter:
+    """Writes chunks to a temporary file beside `path` and renames it into place only on success."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.format = table_format(path)
+        self._temporary: Path | None = None
+        self._parquet: pq.ParquetWriter | None = None
+        self._text: TextIO | None = None
+        self._header_written = False
+        self._columns: list[str] = []
+
+    def __enter__(self) -> "TableWriter":
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor, name = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".partial")
+        os.close(descriptor)
+        self._temporary = Path(name)
+        if self.format != "parquet":
+            self._text = self._temporary.open("w", encoding="utf-8", newline="")
+        return self
+
+    def write(self, rows: pd.DataFrame) -> None:
+        self._columns = self._columns or list(rows.columns)
+        if self.format == "parquet":
+            if rows.empty:
+                return  # an all-empty chunk has no column types; the schema comes from the first real rows
+            table = pa.Table.from_pandas(rows, preserve_index=False)
+            if self._parquet is None:
+                self._parquet = pq.ParquetWriter(self._temporary, table.schema)
+            self._parquet.write_table(table.cast(self._parquet.schema))
+        elif self.format == "jsonl":
+            rows.to_json(self._text, orient="records", lines=True, force_ascii=False)
+        else:
+            rows.to_csv(
+                self._text, sep="\t" if self.format == "tsv" else ",", index=False, header=not self._header_written
+            )
+            self._header_written = True
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        if self._parquet is None and self.format == "parquet" and kind is None:
+            pq.write_table(pa.table({name: pa.array([], pa.string()) for name in self._columns}), self._temporary)
+        if self._parquet is not None:
+            self._parquet.close()
+        if self._text is not None:
+            self._text.close()
+        if kind is None:
+            os.replace(self._temporary, self.path)  # type: ignore[arg-type]
+        else:
+            self._temporary.unlink(missing_ok=True)  # type: ignore[union-attr]

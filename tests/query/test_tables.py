@@ -1,0 +1,81 @@
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from plausibility.errors import DataFormatError, ResourceMissingError
+from plausibility.query.tables import InvalidLine, TableWriter, read_triple_chunks
+
+
+def _read_all(path: Path, chunk_size: int = 2) -> tuple[pd.DataFrame, list[InvalidLine]]:
+    chunks = list(read_triple_chunks(path, chunk_size))
+    return pd.concat([c.rows for c in chunks], ignore_index=True), [i for c in chunks for i in c.invalid]
+
+
+def test_tsv_with_header_keeps_extra_columns_and_order(tmp_path: Path) -> None:
+    table = tmp_path / "in.tsv"
+    table.write_text("id\tsubject\tverb\tobject\n7\tPerson\tbreathe\tair\n3\tdog\tchase\tcat\n9\tfish\tfly\tkite\n")
+    rows, invalid = _read_all(table)
+    assert invalid == []
+    assert list(rows.columns) == ["subject", "verb", "object", "id"]
+    assert rows.to_dict("records") == [
+        {"subject": "person", "verb": "breathe", "object": "air", "id": "7"},
+        {"subject": "dog", "verb": "chase", "object": "cat", "id": "3"},
+        {"subject": "fish", "verb": "fly", "object": "kite", "id": "9"},
+    ]
+
+
+def test_headerless_csv_and_invalid_lines_are_numbered(tmp_path: Path) -> None:
+    table = tmp_path / "in.csv"
+    table.write_text("person,breathe,air\n\ndog,chase\ncat,eat big,fish\nbird,eat,seed\n")
+    rows, invalid = _read_all(table)
+    expected = [["person", "breathe", "air"], ["bird", "eat", "seed"]]
+    assert rows[["subject", "verb", "object"]].values.tolist() == expected
+    assert invalid == [
+        InvalidLine(2, "empty line"),
+        InvalidLine(3, "expected 3 columns, got 2"),
+        InvalidLine(4, "verb 'eat big' is not a single word"),
+    ]
+
+
+def test_jsonl_reports_bad_json_and_missing_fields(tmp_path: Path) -> None:
+    table = tmp_path / "in.jsonl"
+    good = '{"subject": "person", "verb": "breathe", "object": "air", "n": 1}'
+    table.write_text(f'{good}\n{{oops\n{{"subject": "x"}}\n[1]\n')
+    rows, invalid = _read_all(table)
+    assert rows.to_dict("records") == [{"subject": "person", "verb": "breathe", "object": "air", "n": 1}]
+    assert [line.line for line in invalid] == [2, 3, 4]
+    assert invalid[1].reason == "verb is missing or empty"
+    assert invalid[2].reason == "not a JSON object"
+
+
+@pytest.mark.parametrize("suffix", [".tsv", ".csv", ".jsonl", ".parquet"])
+def test_writer_round_trip_in_every_format(tmp_path: Path, suffix: str) -> None:
+    frame = pd.DataFrame({"subject": ["person", "dog"], "verb": ["breathe", "chase"], "object": ["air", "cat"]})
+    path = tmp_path / f"out{suffix}"
+    with TableWriter(path) as writer:
+        writer.write(frame.iloc[:1])
+        writer.write(frame.iloc[1:])
+    rows, invalid = _read_all(path)
+    assert invalid == []
+    assert rows.to_dict("records") == frame.to_dict("records")
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
+
+
+def test_writer_leaves_nothing_when_interrupted(tmp_path: Path) -> None:
+    path = tmp_path / "out.tsv"
+    with pytest.raises(KeyboardInterrupt), TableWriter(path) as writer:
+        writer.write(pd.DataFrame({"subject": ["a"], "verb": ["b"], "object": ["c"]}))
+        raise KeyboardInterrupt
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_bad_inputs_fail_in_one_line(tmp_path: Path) -> None:
+    with pytest.raises(ResourceMissingError, match="no such file"):
+        list(read_triple_chunks(tmp_path / "absent.tsv"))
+    (tmp_path / "triples.txt").write_text("a b c\n")
+    with pytest.raises(DataFormatError, match=r"unknown table format '\.txt'; use \.tsv, \.csv, \.jsonl, \.parquet"):
+        list(read_triple_chunks(tmp_path / "triples.txt"))
+    (tmp_path / "binary.tsv").write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe\x00")
+    with pytest.raises(DataFormatError, match="not UTF-8 text"):
+        list(read_triple_chunks(tmp_path / "binary.tsv"))
