@@ -1,0 +1,1 @@
+"""Classic and zero-shot baselines, each a `TripleScorer`."""

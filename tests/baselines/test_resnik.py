@@ -1,0 +1,99 @@
+"""Resnik's selectional association on a toy hierarchy with hand-computed values."""
+
+import math
+
+import numpy as np
+import pytest
+
+from plausibility.baselines.resnik import ResnikScorer, class_shares, fit_slot
+from plausibility.scoring.protocols import TripleScorer
+from plausibility.triple import Triple
+
+# entity ─┬─ food ─┬─ apple.n.01
+#         │        └─ bread.n.01
+#         ├─ tool ─┬─ knife.n.01
+#         │        └─ bat.n.01      ("bat" has two senses)
+#         └─ animal ── bat.n.02
+TOY = {
+    "apple": [["entity", "food", "apple.n.01"]],
+    "bread": [["entity", "food", "bread.n.01"]],
+    "knife": [["entity", "tool", "knife.n.01"]],
+    "bat": [["entity", "tool", "bat.n.01"], ["entity", "animal", "bat.n.02"]],
+    "cook": [["entity", "animal", "cook.n.01"]],
+}
+
+
+def toy_chains(noun: str) -> list[list[str]]:
+    return TOY.get(noun, [])
+
+
+# object slot: eat apple 2, eat bread 2, use knife 2, use bat 2 (N = 8)
+OBJECTS = [("eat", "apple", 2), ("eat", "bread", 2), ("use", "knife", 2), ("use", "bat", 2)]
+
+
+def test_class_shares_split_an_occurrence_over_senses() -> None:
+    assert class_shares(TOY["bat"]) == {"entity": 1.0, "tool": 0.5, "bat.n.01": 0.5, "animal": 0.5, "bat.n.02": 0.5}
+    assert class_shares([]) == {}
+
+
+def test_association_matches_hand_computation() -> None:
+    slot = fit_slot(OBJECTS, toy_chains)
+    # f(c): entity 8, food 4, apple 2, bread 2, tool 2 + 1 = 3, knife 2, bat.n.01 1, animal 1, bat.n.02 1.
+    # eat: P(c|eat) = entity 1, food 1, apple .5, bread .5 against P(c) = 1, .5, .25, .25
+    #   S(eat) = log 2 + .5 log 2 + .5 log 2 = 2 log 2;  A(eat, food) = log 2 / S = .5, A(eat, apple) = .25
+    assert slot.strength["eat"] == pytest.approx(2 * math.log(2))
+    assert slot.association["eat"] == pytest.approx(
+        {"entity": 0.0, "food": 0.5, "apple.n.01": 0.25, "bread.n.01": 0.25}
+    )
+    # use: P(c|use) = tool .75, knife .5, bat.n.01 .25, animal .25, bat.n.02 .25 against .375, .25, .125 x 3
+    #   every ratio is 2, so S(use) = (.75 + .5 + .25 * 3) log 2 = 2 log 2 and A = P(c|use) / 2.
+    assert slot.strength["use"] == pytest.approx(2 * math.log(2))
+    assert slot.association["use"] == pytest.approx(
+        {"entity": 0.0, "tool": 0.375, "knife.n.01": 0.25, "bat.n.01": 0.125, "animal": 0.125, "bat.n.02": 0.125}
+    )
+
+
+def test_plausibility_is_the_maximum_over_all_classes_of_all_senses() -> None:
+    slot = fit_slot(OBJECTS, toy_chains)
+    assert slot.plausibility("eat", TOY["apple"]) == pytest.approx(0.5)  # at "food", not at "apple.n.01"
+    assert slot.plausibility("use", TOY["bat"]) == pytest.approx(0.375)  # "tool", through the first sense
+    assert slot.plausibility("eat", TOY["knife"]) == 0.0  # only "entity" is shared, and A(eat, entity) = 0
+    assert slot.plausibility("fly", TOY["apple"]) == 0.0  # unseen verb
+    assert slot.plausibility("eat", []) == 0.0  # noun outside the hierarchy
+
+
+def test_association_can_be_negative_for_classes_a_verb_avoids() -> None:
+    # eat apple 3, eat knife 1, use knife 4: P(tool) = 5/8 but P(tool|eat) = 1/4
+    slot = fit_slot([("eat", "apple", 3), ("eat", "knife", 1), ("use", "knife", 4)], toy_chains)
+    terms = {"food": 0.75 * math.log(0.75 / (3 / 8)), "apple.n.01": 0.75 * math.log(0.75 / (3 / 8))}
+    terms |= {"tool": 0.25 * math.log(0.25 / (5 / 8)), "knife.n.01": 0.25 * math.log(0.25 / (5 / 8))}
+    strength = sum(terms.values())
+    assert slot.strength["eat"] == pytest.approx(strength)
+    assert slot.association["eat"]["tool"] == pytest.approx(terms["tool"] / strength)
+    assert slot.association["eat"]["tool"] < 0
+    assert slot.plausibility("eat", TOY["knife"]) == 0.0  # entity (0) beats the negative classes
+
+
+def test_pairs_are_pooled_over_the_other_slot_and_nouns_outside_the_hierarchy_are_ignored() -> None:
+    split = fit_slot([("eat", "apple", 1), ("eat", "apple", 1), ("eat", "rock", 5), *OBJECTS[1:]], toy_chains)
+    assert split == fit_slot(OBJECTS, toy_chains)
+
+
+def test_a_verb_without_preference_has_zero_association() -> None:
+    slot = fit_slot([("see", "apple", 1), ("see", "knife", 1)], toy_chains)  # the only verb follows the prior
+    assert slot.strength["see"] == pytest.approx(0.0)
+    assert slot.plausibility("see", TOY["apple"]) == 0.0
+
+
+def test_scorer_sums_the_subject_and_object_slots() -> None:
+    counts = {Triple("cook", "eat", "apple"): 2, Triple("cook", "eat", "bread"): 2, Triple("bat", "use", "knife"): 2}
+    counts[Triple("bat", "use", "bat")] = 2
+    scorer = ResnikScorer.fit(counts, toy_chains)
+    assert isinstance(scorer, TripleScorer)
+    # subject slot: cook 4 (entity, animal, cook.n.01), bat 4 (half tool, half animal); N = 8
+    #   P(c): entity 1, animal (4 + 2) / 8 = .75, cook .5, tool .25, bat.n.01 .25, bat.n.02 .25
+    #   eat: P(c|eat) = entity 1, animal 1, cook 1: S = log(4/3) + log 2; A(eat, cook) = log 2 / S
+    subject_eat = math.log(2) / (math.log(4 / 3) + math.log(2))
+    scores = scorer.score([Triple("cook", "eat", "apple"), Triple("knife", "eat", "apple"), Triple("x", "fly", "y")])
+    np.testing.assert_allclose(scores, [subject_eat + 0.5, 0.0 + 0.5, 0.0])
+    np.testing.assert_allclose(scorer.to_probability(np.array([0.0, 1.0])), [0.5, 1 / (1 + math.exp(-1))])
