@@ -1,0 +1,1 @@
+"""WordNet noun hierarchy, word-sense disambiguation and the abstractions of events."""

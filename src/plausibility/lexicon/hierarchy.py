@@ -1,0 +1,98 @@
+"""The WordNet 3.0 noun hierarchy: senses of a lemma, and filtered hypernym chains of a synset."""
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from plausibility.errors import PlausibilityError
+from plausibility.lexicon.table import ROOT, NounTable, load_table
+
+
+class UnknownSynsetError(PlausibilityError):
+    """A synset name that is not a WordNet 3.0 noun synset."""
+
+    def __init__(self, synset: str) -> None:
+        super().__init__(f"unknown noun synset {synset!r}; give a WordNet 3.0 noun synset name such as 'person.n.01'")
+
+
+@dataclass(frozen=True, slots=True)
+class Concept:
+    """A synset as the models see it: its name, one lemma as text, and its depth (entity.n.01 is 1)."""
+
+    synset: str
+    text: str
+    depth: int
+
+
+class Hierarchy:
+    """Noun senses and hypernym chains, with the thesis's filters (section 6.5) applied to the chains.
+
+    A chain is formed first (the shortest path from entity.n.01, ties broken alphabetically) and filtered
+    afterwards, so depths always count from the root of the unfiltered chain.
+
+    Args:
+        table: the precomputed noun table (`load` reads the cached one).
+        vocabulary: words of the training corpus; when given, a synset none of whose lemmas is in it is
+            dropped from chains, and its text is its first lemma (in WordNet's order) that is.
+        min_depth: synsets shallower than this are dropped from chains (4 in the thesis: too broad).
+    """
+
+    def __init__(self, table: NounTable, vocabulary: Collection[str] | None = None, min_depth: int = 4) -> None:
+        if min_depth < 1:
+            raise ValueError(f"min_depth must be at least 1 (the root's depth), got {min_depth}")
+        self.table = table
+        self.vocabulary = None if vocabulary is None else frozenset(word.lower() for word in vocabulary)
+        self.min_depth = min_depth
+        self._rows = {name: row for row, name in enumerate(table.synsets)}
+        self._words = {word: row for row, word in enumerate(table.words)}
+        self._concepts: dict[int, Concept] = {}
+        self._kept: dict[int, bool] = {}
+
+    @classmethod
+    def load(cls, vocabulary: Collection[str] | None = None, min_depth: int = 4) -> "Hierarchy":
+        """The hierarchy of `plausibility.resources.load_wordnet()`, from the cache (built on first use)."""
+        return cls(load_table(), vocabulary=vocabulary, min_depth=min_depth)
+
+    def senses(self, lemma: str) -> tuple[str, ...]:
+        """Noun synset names of `lemma` in WordNet's sense order (most frequent first); () if it has none."""
+        row = self._words.get(lemma.strip().lower().replace(" ", "_"))
+        if row is None:
+            return ()
+        start, stop = self.table.sense_starts[row], self.table.sense_starts[row + 1]
+        return tuple(self.table.synsets[sense] for sense in self.table.senses[start:stop])
+
+    def concept(self, synset: str) -> Concept:
+        """The concept of `synset`, whether or not the filters keep it in chains."""
+        return self._concept(self._row(synset))
+
+    def chain(self, synset: str) -> tuple[Concept, ...]:
+        """Concepts from the root down to `synset` itself, after the depth and vocabulary filters."""
+        rows = []
+        row = self._row(synset)
+        while row != ROOT:
+            rows.append(row)
+            row = int(self.table.parents[row])
+        return tuple(self._concept(row) for row in reversed(rows) if self._keeps(row))
+
+    def _row(self, synset: str) -> int:
+        row = self._rows.get(synset)
+        if row is None:
+            raise UnknownSynsetError(synset)
+        return row
+
+    def _lemmas(self, row: int) -> tuple[str, ...]:
+        return self.table.lemmas[self.table.lemma_starts[row] : self.table.lemma_starts[row + 1]]
+
+    def _keeps(self, row: int) -> bool:
+        if row not in self._kept:
+            deep_enough = int(self.table.depths[row]) >= self.min_depth
+            known = self.vocabulary is None or any(lemma in self.vocabulary for lemma in self._lemmas(row))
+            self._kept[row] = deep_enough and known
+        return self._kept[row]
+
+    def _concept(self, row: int) -> Concept:
+        if row not in self._concepts:
+            lemmas = self._lemmas(row)
+            in_vocabulary = [lemma for lemma in lemmas if self.vocabulary is not None and lemma in self.vocabulary]
+            text = (in_vocabulary or lemmas)[0]
+            self._concepts[row] = Concept(self.table.synsets[row], text, int(self.table.depths[row]))
+        return self._concepts[row]
