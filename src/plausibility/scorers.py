@@ -14,6 +14,7 @@ from plausibility.scoring.protocols import TripleScorer
 # name -> "module:function"; the function takes the argument after the colon (or None) and returns a
 # TripleScorer. Imported only when asked for, so naming one scorer never loads another's dependencies.
 FACTORIES: dict[str, str] = {
+    "ngram": "plausibility.baselines.ngram:load_ngram",
     "resnik": "plausibility.baselines.resnik:load_resnik",
 }
 CHECKPOINT_FACTORY = "plausibility.models.checkpoint:load_checkpoint_scorer"

@@ -1,0 +1,114 @@
+"""The n-gram baseline: `P(s, o | v)` from subject-verb and verb-object counts (thesis eq. 6.1)."""
+
+import csv
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from plausibility.errors import DataFormatError, ResourceMissingError
+from plausibility.triple import Triple
+
+TSV_COLUMNS = ("subject", "verb", "object", "count")
+
+
+@dataclass(frozen=True)
+class BigramCounts:
+    """Counts of (subject, verb) and (verb, object) pairs and of verbs, from counted triples."""
+
+    subject_verb: Mapping[tuple[str, str], int]
+    verb_object: Mapping[tuple[str, str], int]
+    verb: Mapping[str, int]
+    n_subjects: int
+    n_objects: int
+
+    @classmethod
+    def from_triples(cls, counts: Mapping[Triple, int]) -> "BigramCounts":
+        subject_verb: Counter[tuple[str, str]] = Counter()
+        verb_object: Counter[tuple[str, str]] = Counter()
+        verb: Counter[str] = Counter()
+        for triple, count in counts.items():
+            subject_verb[triple.subject, triple.verb] += count
+            verb_object[triple.verb, triple.object] += count
+            verb[triple.verb] += count
+        subjects = {subject for subject, _ in subject_verb}
+        objects = {obj for _, obj in verb_object}
+        return cls(dict(subject_verb), dict(verb_object), dict(verb), len(subjects), len(objects))
+
+
+class NgramScorer:
+    """`log P(s, o | v)` with `P(s, o | v) ≈ P(s | v) · P(o | v)`, each estimated with add-k smoothing.
+
+    Unseen counts: `P(s | v) = (C(s, v) + k) / (C(v) + k · (|S| + 1))`, with `|S|` the number of distinct
+    subjects in the counts and one more type for every subject never seen; `P(o | v)` likewise. With
+    `k = 0` the product is exactly the thesis's `C(s, v) · C(v, o) / C(v)²`, and any unseen pair scores
+    `-inf`; with `k > 0` every score is finite, and an unseen verb gives the uniform `1 / (|S| + 1)`.
+
+    Args:
+        counts: pair and verb counts from the training triples.
+        k: the pseudo-count added to every pair (0.5, Jeffreys-Perks, by default); non-negative.
+    """
+
+    probability_mapping = "exp of the log score: the smoothed estimate of P(s, o | v) itself"
+
+    def __init__(self, counts: BigramCounts, k: float = 0.5) -> None:
+        if not k >= 0:
+            raise ValueError(f"the add-k pseudo-count must be non-negative, got {k}")
+        self.counts = counts
+        self.k = k
+
+    def score(self, triples: Sequence[Triple]) -> np.ndarray:
+        """Natural-log `P(s, o | v)` of each triple; shape (len(triples),), input order."""
+        k, counts = self.k, self.counts
+        subject_verb = np.array([counts.subject_verb.get((t.subject, t.verb), 0) for t in triples], dtype=np.float64)
+        verb_object = np.array([counts.verb_object.get((t.verb, t.object), 0) for t in triples], dtype=np.float64)
+        verb = np.array([counts.verb.get(t.verb, 0) for t in triples], dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):  # k = 0: log 0 = -inf, and 0 / 0 for unseen verbs
+            subject = (subject_verb + k) / (verb + k * (counts.n_subjects + 1))
+            obj = (verb_object + k) / (verb + k * (counts.n_objects + 1))
+            scores = np.log(subject) + np.log(obj)
+        return np.where(np.isnan(scores), -np.inf, scores)
+
+    def to_probability(self, scores: np.ndarray) -> np.ndarray:
+        return np.exp(np.asarray(scores, dtype=np.float64))
+
+
+def _read_tsv(path: Path) -> dict[Triple, int]:
+    """Counts of a tab-separated file with the header `subject verb object count`."""
+    counts: Counter[Triple] = Counter()
+    with path.open(encoding="utf-8", newline="") as lines:
+        rows = csv.reader(lines, delimiter="\t", quoting=csv.QUOTE_NONE)
+        header = next(rows, None)
+        if header is None or tuple(field.strip() for field in header) != TSV_COLUMNS:
+            raise DataFormatError(f"{path}:1: expected the header {' '.join(TSV_COLUMNS)} (tab-separated)")
+        for number, row in enumerate(rows, start=2):
+            if len(row) != len(TSV_COLUMNS):
+                raise DataFormatError(f"{path}:{number}: expected 4 tab-separated columns, got {len(row)}")
+            subject, verb, obj, count = (field.strip() for field in row)
+            if not (subject and verb and obj) or not count.isdigit():
+                raise DataFormatError(f"{path}:{number}: need non-empty words and a non-negative integer count")
+            counts[Triple(subject.lower(), verb.lower(), obj.lower())] += int(count)
+    return dict(counts)
+
+
+def read_counts(path: Path) -> dict[Triple, int]:
+    """Triple counts from a Parquet file (as `plausibility extract` writes) or a TSV with a header."""
+    if not path.is_file():
+        raise ResourceMissingError(
+            f"{path}: no such triples file; give a Parquet or TSV of subject, verb, object, count"
+        )
+    if path.suffix.lower() == ".parquet":
+        from plausibility.corpus.tables import read_triples
+
+        return read_triples(path)
+    return _read_tsv(path)
+
+
+def load_ngram(argument: str | None) -> NgramScorer:
+    """SPEC `ngram` (the bundled training triples) or `ngram:<triples.parquet|.tsv>`."""
+    from plausibility.resources import data_dir
+
+    path = Path(argument) if argument else data_dir() / "training" / "triples.parquet"
+    return NgramScorer(BigramCounts.from_triples(read_counts(path)))
