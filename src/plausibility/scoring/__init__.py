@@ -1,0 +1,35 @@
+"""Scoring texts with language models (causal or masked), SLOR, and realising triples as sentences."""
+
+from typing import Literal
+
+from plausibility.errors import UnknownNameError
+from plausibility.resources import DEFAULT_CAUSAL_LM
+from plausibility.scoring.protocols import LanguageModelScorer, Reduction, TripleScorer
+
+__all__ = ["LanguageModelScorer", "Reduction", "TripleScorer", "load_lm_scorer"]
+
+
+def load_lm_scorer(
+    name: str = DEFAULT_CAUSAL_LM,
+    kind: Literal["causal", "masked"] | None = None,
+    batch_size: int = 32,
+    device: str | None = None,
+) -> LanguageModelScorer:
+    """A scorer for a model id or folder (default: the offline causal LM).
+
+    Args:
+        name: a Hugging Face id or local folder.
+        kind: `causal` or `masked`; read from the model's config when not given.
+        batch_size: sequences per forward pass.
+        device: `cpu`, `cuda`...; the first GPU when there is one by default.
+    """
+    if kind is not None and kind not in ("causal", "masked"):
+        raise UnknownNameError("language-model kind", kind, ("causal", "masked"))
+    # Imported here: torch and transformers take seconds to import, and the protocols above must stay light.
+    from plausibility.scoring.causal import CausalLMScorer
+    from plausibility.scoring.loading import guess_kind
+    from plausibility.scoring.masked import MaskedLMScorer
+
+    if (kind or guess_kind(name)) == "causal":
+        return CausalLMScorer(name, batch_size=batch_size, device=device)
+    return MaskedLMScorer(name, batch_size=batch_size, device=device)

@@ -1,0 +1,201 @@
+"""Log-probabilities of texts and continuations under a causal (left-to-right) language model."""
+
+import inspect
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import torch
+
+from plausibility.errors import DataFormatError, ResourceMissingError
+from plausibility.resources import DEFAULT_CAUSAL_LM
+from plausibility.scoring.loading import load_lm, pick_device
+from plausibility.scoring.protocols import Reduction
+from plausibility.scoring.reduction import check_reduction, reduce_logprobs
+from plausibility.scoring.tokens import check_texts, join, require_fast, tokenise
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedModel, PreTrainedTokenizerBase
+
+
+@dataclass(frozen=True, slots=True)
+class _Request:
+    """One sequence to score: `prefix` (BOS and context tokens, unscored) followed by `scored` tokens."""
+
+    prefix: tuple[int, ...]
+    scored: tuple[int, ...]
+
+
+class CausalLMScorer:
+    """`LanguageModelScorer` over any Hugging Face causal LM (`AutoModelForCausalLM`).
+
+    A text is tokenised once without the tokenizer's own special tokens, and one beginning-of-sequence
+    token (the tokenizer's BOS, else its end-of-text token) is prepended, so its first token is scored
+    too. A continuation's tokens are those of the joined text that reach into the continuation's
+    characters, the joining space included; a token that carries that space (" The") is scored with the
+    continuation.
+
+    Requests are sorted by their unscored prefix, then by length, and cut into batches of `batch_size`;
+    within a batch each distinct prefix is run once and its key-value cache is shared by every
+    continuation that follows it, so three continuations of one context cost one context pass.
+    """
+
+    def __init__(self, model: str = DEFAULT_CAUSAL_LM, batch_size: int = 32, device: str | None = None) -> None:
+        """Load `model` (a Hugging Face id or a local folder; the default is the offline causal LM).
+
+        Args:
+            model: the causal LM to load.
+            batch_size: sequences per forward pass.
+            device: `cpu`, `cuda`, `cuda:1`...; the first GPU when there is one by default.
+        """
+        tokenizer, network = load_lm(model, "causal")
+        self._attach(network, tokenizer, batch_size, pick_device(device))
+
+    @classmethod
+    def from_model(
+        cls,
+        model: "PreTrainedModel",
+        tokenizer: "PreTrainedTokenizerBase",
+        batch_size: int = 32,
+        device: str | None = None,
+    ) -> "CausalLMScorer":
+        """Wrap a model object already in memory (e.g. a small model built from a config).
+
+        The model stays on its device unless `device` is given.
+        """
+        scorer = cls.__new__(cls)
+        scorer._attach(model, tokenizer, batch_size, torch.device(device) if device else model.device)
+        return scorer
+
+    def _attach(
+        self,
+        model: "PreTrainedModel",
+        tokenizer: "PreTrainedTokenizerBase",
+        batch_size: int,
+        device: torch.device,
+    ) -> None:
+        require_fast(tokenizer)
+        if batch_size < 1:
+            raise DataFormatError(f"batch_size must be at least 1, got {batch_size}")
+        bos = tokenizer.bos_token_id if tokenizer.bos_token_id is not None else tokenizer.eos_token_id
+        if bos is None:
+            raise ResourceMissingError(
+                f"tokenizer of {model.name_or_path or type(model).__name__} has neither a BOS nor an "
+                "end-of-text token; set tokenizer.bos_token before scoring"
+            )
+        self.tokenizer = tokenizer
+        self.batch_size = batch_size
+        self.device = device
+        self.model = model.to(device).eval()
+        self._bos = int(bos)
+        # Any id works for padding: padded positions are masked out and never scored.
+        self._pad = int(tokenizer.pad_token_id if tokenizer.pad_token_id is not None else bos)
+        parameters = inspect.signature(model.forward).parameters
+        # transformers renamed `past_key_values` to `cache` during 5.x; accept either.
+        self._cache_argument = "cache" if "cache" in parameters else "past_key_values"
+        self._trims_logits = "logits_to_keep" in parameters
+
+    # --- public verbs ---------------------------------------------------------------------------------
+
+    def token_logprobs(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """Natural-log probability of every token of each text (float64, one array per text, input order)."""
+        check_texts(texts)
+        return self._logprobs(self._requests([""] * len(texts), texts))
+
+    def text_logprob(self, texts: Sequence[str], reduction: Reduction = "sum") -> np.ndarray:
+        """Log-probability of each whole text, summed (or averaged) over its tokens."""
+        check_reduction(reduction)
+        return reduce_logprobs(self.token_logprobs(texts), reduction)
+
+    def conditional_logprob(
+        self, contexts: Sequence[str], continuations: Sequence[str], reduction: Reduction = "sum"
+    ) -> np.ndarray:
+        """`log P(continuation | context)` for each aligned pair, over the continuation's tokens only."""
+        check_reduction(reduction)
+        return reduce_logprobs(self._logprobs(self._requests(contexts, continuations)), reduction)
+
+    # --- text preparation -----------------------------------------------------------------------------
+
+    def _requests(self, contexts: Sequence[str], continuations: Sequence[str]) -> list[_Request]:
+        if len(contexts) != len(continuations):
+            raise DataFormatError(
+                f"{len(contexts)} contexts but {len(continuations)} continuations; give one context per continuation"
+            )
+        check_texts(continuations, "continuation")
+        joined = [join(context, continuation) for context, continuation in zip(contexts, continuations, strict=True)]
+        tokenised = tokenise(self.tokenizer, [text for text, _ in joined], add_special_tokens=False)
+        requests = []
+        for index, ((text, start), tokens) in enumerate(zip(joined, tokenised, strict=True)):
+            covered = tokens.covering(start, len(text))
+            if not covered:
+                raise DataFormatError(f"continuation {index} ({continuations[index]!r}) has no tokens to score")
+            ids = (self._bos, *tokens.ids)
+            first = covered[0] + 1  # + 1 for the prepended BOS
+            requests.append(_Request(prefix=ids[:first], scored=ids[first:]))
+        return requests
+
+    # --- the compute core -----------------------------------------------------------------------------
+
+    def _logprobs(self, requests: Sequence[_Request]) -> list[np.ndarray]:
+        """Log-probabilities of each request's scored tokens, in input order."""
+        # Sorting by prefix puts continuations of one context in one batch (their prefix runs once) and
+        # keeps sequences of similar length together (little padding).
+        order = sorted(
+            range(len(requests)), key=lambda i: (len(requests[i].prefix), requests[i].prefix, len(requests[i].scored))
+        )
+        results: list[np.ndarray] = [np.empty(0)] * len(requests)
+        with torch.inference_mode():
+            for begin in range(0, len(order), self.batch_size):
+                chunk = order[begin : begin + self.batch_size]
+                for index, values in zip(chunk, self._forward([requests[i] for i in chunk]), strict=True):
+                    results[index] = values
+        return results
+
+    def _padded(self, sequences: Sequence[Sequence[int]]) -> tuple[torch.Tensor, torch.Tensor]:
+        """Right-padded ids and their attention mask, both (batch, longest)."""
+        width = max(len(sequence) for sequence in sequences)
+        ids = torch.full((len(sequences), width), self._pad, dtype=torch.long)
+        mask = torch.zeros((len(sequences), width), dtype=torch.long)
+        for row, sequence in enumerate(sequences):
+            ids[row, : len(sequence)] = torch.tensor(sequence, dtype=torch.long)
+            mask[row, : len(sequence)] = 1
+        return ids.to(self.device), mask.to(self.device)
+
+    def _forward(self, requests: Sequence[_Request]) -> list[np.ndarray]:
+        prefixes = list(dict.fromkeys(request.prefix for request in requests))
+        prefix_row = {prefix: row for row, prefix in enumerate(prefixes)}
+        rows = torch.tensor([prefix_row[request.prefix] for request in requests], device=self.device)
+
+        prefix_ids, prefix_mask = self._padded(prefixes)  # (n_prefixes, P)
+        lengths = prefix_mask.sum(1)  # (n_prefixes,)
+        width = prefix_ids.shape[1]
+        # Only the logits at each prefix's last token are needed (they score the first continuation token).
+        keep = width - int(lengths.min()) + 1 if self._trims_logits else width
+        extra = {"logits_to_keep": keep} if self._trims_logits else {}
+        output = self.model(input_ids=prefix_ids, attention_mask=prefix_mask, use_cache=True, **extra)
+        ends = lengths - 1 - (width - keep)  # each prefix's last token among the kept logits
+        last = output.logits[torch.arange(len(prefixes), device=self.device), ends]  # (n_prefixes, V)
+        logits = last[rows].unsqueeze(1)  # (batch, 1, V)
+
+        # The last scored token is only a target, never an input.
+        suffixes = [request.scored[:-1] for request in requests]
+        if any(suffixes):
+            cache = output[self._cache_argument]
+            cache.batch_select_indices(rows)  # one copy of its prefix's cache per request
+            suffix_ids, suffix_mask = self._padded(suffixes)  # (batch, S)
+            positions = lengths[rows].unsqueeze(1) + torch.arange(suffix_ids.shape[1], device=self.device)
+            suffix_output = self.model(
+                input_ids=suffix_ids,
+                attention_mask=torch.cat([prefix_mask[rows], suffix_mask], dim=1),
+                position_ids=positions,
+                use_cache=True,
+                **{self._cache_argument: cache},
+            )
+            logits = torch.cat([logits, suffix_output.logits], dim=1)  # (batch, 1 + S, V)
+
+        targets, _ = self._padded([request.scored for request in requests])  # (batch, 1 + S)
+        logits = logits.float()
+        logprobs = logits.gather(-1, targets.unsqueeze(-1)).squeeze(-1) - logits.logsumexp(-1)  # (batch, 1 + S)
+        values = logprobs.double().cpu().numpy()
+        return [values[row, : len(request.scored)] for row, request in enumerate(requests)]

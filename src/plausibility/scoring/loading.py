@@ -1,0 +1,69 @@
+"""Loading a language model for scoring: which kind it is (causal or masked), its weights, its device."""
+
+from typing import TYPE_CHECKING, Literal, get_args
+
+import torch
+
+from plausibility.errors import ResourceMissingError, UnknownNameError
+from plausibility.resources import DEFAULT_CAUSAL_LM, load_causal_lm
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedModel, PreTrainedTokenizerBase
+
+LMKind = Literal["causal", "masked"]
+LM_KINDS: tuple[str, ...] = get_args(LMKind)
+
+
+def _missing(name: str, error: Exception) -> ResourceMissingError:
+    return ResourceMissingError(
+        f"language model {name!r} could not be loaded ({str(error).splitlines()[0]}); give a local model "
+        f"folder, or a Hugging Face id where a model hub is reachable (offline default: {DEFAULT_CAUSAL_LM})"
+    )
+
+
+def guess_kind(name: str) -> LMKind:
+    """`causal` or `masked`, read from the model's config: its architecture names, else its model type."""
+    if name == DEFAULT_CAUSAL_LM:
+        return "causal"
+    from transformers import AutoConfig
+    from transformers.models.auto.modeling_auto import (
+        MODEL_FOR_CAUSAL_LM_MAPPING_NAMES,
+        MODEL_FOR_MASKED_LM_MAPPING_NAMES,
+    )
+
+    try:
+        config = AutoConfig.from_pretrained(name)
+    except (OSError, ValueError) as error:
+        raise _missing(name, error) from error
+    for architecture in config.architectures or ():
+        if architecture.endswith(("ForCausalLM", "LMHeadModel")):
+            return "causal"
+        if architecture.endswith("ForMaskedLM"):
+            return "masked"
+    # Some types (BERT, RoBERTa) have both heads; a config that is not flagged as a decoder means masked.
+    if config.model_type in MODEL_FOR_MASKED_LM_MAPPING_NAMES and not getattr(config, "is_decoder", False):
+        return "masked"
+    if config.model_type in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES:
+        return "causal"
+    raise UnknownNameError("language-model kind for", f"{name} (model type {config.model_type})", LM_KINDS)
+
+
+def load_lm(name: str, kind: LMKind) -> tuple["PreTrainedTokenizerBase", "PreTrainedModel"]:
+    """Tokenizer and model (eval mode) of a causal or masked LM; the causal default is the offline one."""
+    if kind not in LM_KINDS:
+        raise UnknownNameError("language-model kind", kind, LM_KINDS)
+    try:
+        if kind == "causal":
+            return load_causal_lm(name)
+        from transformers import AutoModelForMaskedLM, AutoTokenizer
+
+        return AutoTokenizer.from_pretrained(name), AutoModelForMaskedLM.from_pretrained(name).eval()
+    except (OSError, ValueError) as error:
+        raise _missing(name, error) from error
+
+
+def pick_device(device: str | None) -> torch.device:
+    """The given device, else the first GPU when there is one, else the CPU."""
+    if device is not None:
+        return torch.device(device)
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu")

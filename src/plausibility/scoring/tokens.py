@@ -1,0 +1,83 @@
+"""Text preparation for the scorers: token ids with character offsets, and the tokens a character span covers."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from plausibility.errors import DataFormatError, ResourceMissingError
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedTokenizerBase
+
+# Tokenised in slices so that a long input never builds one huge encoding in memory.
+_TOKENISE_BATCH = 1024
+
+
+@dataclass(frozen=True, slots=True)
+class TokenisedText:
+    """One text's token ids, the character span `(start, end)` of each, and which are special tokens."""
+
+    ids: tuple[int, ...]
+    offsets: tuple[tuple[int, int], ...]
+    special: tuple[bool, ...]
+
+    def covering(self, start: int, end: int) -> list[int]:
+        """Indices of the non-special tokens whose characters overlap `[start, end)`, in order.
+
+        Overlap (not containment) decides, so a token that straddles a boundary, such as a byte-level
+        BPE token that carries the space before a word (" The"), belongs to the span it reaches into.
+        """
+        return [
+            i
+            for i, ((first, last), special) in enumerate(zip(self.offsets, self.special, strict=True))
+            if not special and last > start and first < end
+        ]
+
+
+def require_fast(tokenizer: "PreTrainedTokenizerBase") -> None:
+    """Fail unless the tokenizer reports character offsets (only the Rust-backed "fast" tokenizers do)."""
+    if not tokenizer.is_fast:
+        raise ResourceMissingError(
+            f"{type(tokenizer).__name__} gives no character offsets; load the model's fast tokenizer "
+            "(AutoTokenizer.from_pretrained(..., use_fast=True), needs a tokenizer.json)"
+        )
+
+
+def check_texts(texts: Sequence[str], role: str = "text") -> None:
+    """Reject empty or whitespace-only texts, naming the first one: they have no tokens to score."""
+    for index, text in enumerate(texts):
+        if not isinstance(text, str) or not text.strip():
+            raise DataFormatError(f"{role} {index} is empty ({text!r}); give a non-empty string")
+
+
+def join(context: str, continuation: str) -> tuple[str, int]:
+    """The text `context + " " + continuation` and where the continuation's part starts: at the joining space.
+
+    The space belongs to the continuation, so a token that carries it (" The", or a lone space token when
+    the vocabulary lacks the word with its space) is scored with the continuation, as a left-to-right
+    reading of the joined text would. An empty context gives the continuation alone, starting at 0.
+    """
+    if not context:
+        return continuation, 0
+    return f"{context} {continuation}", len(context)
+
+
+def tokenise(
+    tokenizer: "PreTrainedTokenizerBase", texts: Sequence[str], add_special_tokens: bool
+) -> list[TokenisedText]:
+    """Tokenise each text once, keeping offsets; the order of `texts` is kept."""
+    encoded: list[TokenisedText] = []
+    for begin in range(0, len(texts), _TOKENISE_BATCH):
+        batch = tokenizer(
+            list(texts[begin : begin + _TOKENISE_BATCH]),
+            add_special_tokens=add_special_tokens,
+            return_offsets_mapping=True,
+            return_special_tokens_mask=True,
+        )
+        for ids, offsets, special in zip(
+            batch["input_ids"], batch["offset_mapping"], batch["special_tokens_mask"], strict=True
+        ):
+            encoded.append(
+                TokenisedText(tuple(ids), tuple((int(a), int(b)) for a, b in offsets), tuple(map(bool, special)))
+            )
+    return encoded
