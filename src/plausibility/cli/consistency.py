@@ -1,0 +1,146 @@
+"""`plausibility consistency`: CCΔ and LER of a model over the abstraction grids of Pep-3k or 20Q events."""
+
+import argparse
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from plausibility.evaluation.datasets import DATASETS, SPLITS, load_plausibility_set
+from plausibility.evaluation.grids import ConsistencyResult, ScoredGrid, measure_consistency
+from plausibility.evaluation.heatmap import save_heatmap
+from plausibility.lexicon.abstractions import Abstractor
+from plausibility.lexicon.hierarchy import Hierarchy
+from plausibility.lexicon.wsd import WSD_METHODS
+from plausibility.scorers import load_scorer
+
+
+def _positive(value: str) -> int:
+    number = int(value)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
+    return number
+
+
+def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    parser = subparsers.add_parser(
+        "consistency",
+        help="CCΔ and LER of a model across the WordNet abstractions of evaluation events",
+        description="Disambiguate every event of a Pep-3k or 20Q half, score each unique abstraction "
+        "(subject hypernym x object hypernym) once with a model SPEC, and measure how far the scores along "
+        "each row and column of every event's grid depart from concavity (CCΔ) and how often a middle "
+        "abstraction is a local extremum (LER); lower is more consistent. Writes OUTPUT/consistency.json and "
+        "heatmaps of the most and least consistent events.",
+        epilog="Example: plausibility consistency --model ngram --dataset pep3k --split test --output runs/ngram",
+    )
+    parser.add_argument("--model", required=True, metavar="SPEC", help="checkpoint path, baseline, conceptmax:<SPEC>")
+    parser.add_argument("--dataset", required=True, choices=DATASETS)
+    parser.add_argument("--split", required=True, choices=SPLITS)
+    parser.add_argument("--wsd", choices=WSD_METHODS, default="mfs", help="sense choice (default: most frequent)")
+    parser.add_argument("--min-depth", type=_positive, default=4, help="drop hypernyms shallower than this (4)")
+    parser.add_argument("--heatmaps", type=int, default=3, metavar="N", help="events drawn at each end (3; 0: none)")
+    parser.add_argument("--batch-size", type=_positive, default=1024, help="triples per call to the scorer")
+    parser.add_argument("--output", required=True, type=Path, metavar="DIR", help="folder for the report")
+    parser.set_defaults(run=run)
+
+
+def _slug(grid: ScoredGrid) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", str(grid.grid.event).lower()).strip("-")
+
+
+def _ranked(result: ConsistencyResult) -> list[int]:
+    """Events with at least one window, most consistent first (CCΔ, then LER; more windows first on ties)."""
+    measured = [i for i, grid in enumerate(result.grids) if grid.concavity_delta is not None]
+    return sorted(
+        measured,
+        key=lambda i: (
+            result.grids[i].concavity_delta,
+            result.grids[i].local_extremum_rate,
+            -len(result.grids[i].windows),
+        ),
+    )
+
+
+def _write_json(path: Path, content: dict[str, object]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, staging = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            json.dump(content, stream, indent=1, ensure_ascii=False)
+            stream.write("\n")
+        os.replace(staging, path)
+    except BaseException:
+        Path(staging).unlink(missing_ok=True)
+        raise
+
+
+def run(args: argparse.Namespace) -> int:
+    scorer = load_scorer(args.model)
+    events = load_plausibility_set(args.dataset, args.split)
+    abstractor = Abstractor(Hierarchy.load(min_depth=args.min_depth), wsd=args.wsd)
+    result = measure_consistency(
+        scorer, [event.triple for event in events], abstractor, batch_size=args.batch_size, progress=True
+    )
+    ranked = _ranked(result)
+    count = min(max(args.heatmaps, 0), len(ranked) // 2)
+    heatmaps: dict[str, list[str]] = {"most_consistent": [], "least_consistent": []}
+    for end, picks in (("most_consistent", ranked[:count]), ("least_consistent", ranked[::-1][:count])):
+        for rank, i in enumerate(picks, start=1):
+            grid = result.grids[i]
+            name = f"heatmaps/{end.split('_')[0]}-{rank}-{_slug(grid)}.png"
+            title = f"{grid.grid.event}: CCΔ {grid.concavity_delta:.3g}, LER {grid.local_extremum_rate:.2f}"
+            save_heatmap(grid, args.output / name, title)
+            heatmaps[end].append(name)
+    report = {
+        "model": args.model,
+        "dataset": args.dataset,
+        "split": args.split,
+        "wsd": args.wsd,
+        "min_depth": args.min_depth,
+        "probability_mapping": result.probability_mapping,
+        "ccd": result.concavity_delta,
+        "ler": result.local_extremum_rate,
+        "higher_is_better": False,
+        "events": len(events),
+        "events_with_windows": len(ranked),
+        "windows": result.n_windows,
+        "unique_triples": result.n_unique_triples,
+        "grid_triples": result.n_grid_triples,
+        "heatmaps": heatmaps,
+        "grids": [
+            {
+                "event": str(grid.grid.event),
+                "label": event.label,
+                "subjects": list(grid.grid.subjects),
+                "objects": list(grid.grid.objects),
+                "subject_depths": list(grid.grid.subject_depths),
+                "object_depths": list(grid.grid.object_depths),
+                "probabilities": grid.probabilities.tolist(),
+                "windows": len(grid.windows),
+                "ccd": grid.concavity_delta,
+                "ler": grid.local_extremum_rate,
+            }
+            for grid, event in zip(result.grids, events, strict=True)
+        ],
+    }
+    _write_json(args.output / "consistency.json", report)
+    table = Table(
+        title=f"Consistency of {args.model} on {args.dataset} {args.split} (WSD: {args.wsd}; lower is better)"
+    )
+    for column in ("CCΔ", "LER", "events", "windows", "unique triples", "grid cells"):
+        table.add_column(column, justify="right")
+    table.add_row(
+        f"{result.concavity_delta:.4f}",
+        f"{result.local_extremum_rate:.4f}",
+        str(len(events)),
+        str(result.n_windows),
+        str(result.n_unique_triples),
+        str(result.n_grid_triples),
+    )
+    Console().print(table)
+    Console().print(f"probabilities: {result.probability_mapping}; report: {args.output / 'consistency.json'}")
+    return 0

@@ -1,0 +1,43 @@
+"""A heatmap of one event's abstraction grid: subject abstractions down, object abstractions across."""
+
+import os
+import tempfile
+from pathlib import Path
+
+from plausibility.evaluation.grids import ScoredGrid
+
+
+def save_heatmap(scored: ScoredGrid, path: Path, title: str | None = None) -> Path:
+    """Draw the grid's probabilities with each value written in its cell, as PNG at `path` (atomically)."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only; never needs a display
+    import matplotlib.pyplot as plt
+
+    grid, values = scored.grid, scored.probabilities
+    rows, columns = values.shape
+    figure, axes = plt.subplots(figsize=(1.2 + 0.9 * columns, 1.0 + 0.5 * rows), layout="constrained")
+    image = axes.imshow(values, cmap="viridis", vmin=0.0, vmax=max(float(values.max()), 1e-12), aspect="auto")
+    for i in range(rows):
+        for j in range(columns):
+            # dark text on the bright end of viridis, light text on the dark end
+            colour = "black" if values[i, j] > 0.6 * image.norm.vmax else "white"
+            axes.text(j, i, f"{values[i, j]:.2g}", ha="center", va="center", color=colour, fontsize=8)
+    axes.set_xticks(range(columns), grid.objects, rotation=45, ha="right")
+    axes.set_yticks(range(rows), grid.subjects)
+    axes.set_xlabel(f"object abstractions ({grid.event.object})")
+    axes.set_ylabel(f"subject abstractions ({grid.event.subject})")
+    axes.set_title(title or str(grid.event))
+    figure.colorbar(image, ax=axes, label="probability")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, staging = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(handle)
+    try:
+        figure.savefig(staging, format="png", dpi=120)
+        os.replace(staging, path)
+    except BaseException:
+        Path(staging).unlink(missing_ok=True)
+        raise
+    finally:
+        plt.close(figure)
+    return path
