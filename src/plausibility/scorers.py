@@ -16,6 +16,7 @@ from plausibility.scoring.protocols import TripleScorer
 FACTORIES: dict[str, str] = {
     "ngram": "plausibility.baselines.ngram:load_ngram",
     "resnik": "plausibility.baselines.resnik:load_resnik",
+    "glove-mlp": "plausibility.baselines.glove_mlp:load_glove_mlp",
 }
 CHECKPOINT_FACTORY = "plausibility.models.checkpoint:load_checkpoint_scorer"
 

@@ -1,0 +1,1 @@
+"""Plausibility models over a Hugging Face encoder: nets, the Lightning system, data and checkpoints."""

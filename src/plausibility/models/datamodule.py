@@ -1,0 +1,155 @@
+"""`PairsDataModule`: training pairs (attested, pseudo-negative) and the labelled Pep-3k / 20Q halves."""
+
+from collections.abc import Sequence
+from functools import cached_property
+from pathlib import Path
+from typing import NamedTuple
+
+import lightning as L
+import pyarrow.parquet as pq
+from torch.utils.data import DataLoader, Dataset
+
+from plausibility.errors import DataFormatError, ResourceMissingError
+from plausibility.evaluation.datasets import DatasetName, load_plausibility_set
+from plausibility.resources import data_dir
+from plausibility.triple import Triple
+
+PAIR_COLUMNS = ("subject", "verb", "object", "negative_subject", "negative_verb", "negative_object")
+
+
+class PairBatch(NamedTuple):
+    """Attested events and their pseudo-negatives, aligned."""
+
+    positives: list[Triple]
+    negatives: list[Triple]
+
+
+class EventBatch(NamedTuple):
+    """Labelled evaluation events with their index in the set, so results gathered across processes dedupe."""
+
+    dataset: str
+    indices: list[int]
+    triples: list[Triple]
+    labels: list[int]
+
+
+class _Pairs(Dataset):
+    def __init__(self, columns: dict[str, list[str]]) -> None:
+        self.columns = columns
+
+    def __len__(self) -> int:
+        return len(self.columns["subject"])
+
+    def __getitem__(self, index: int) -> tuple[Triple, Triple]:
+        c = self.columns
+        return (
+            Triple(c["subject"][index], c["verb"][index], c["object"][index]),
+            Triple(c["negative_subject"][index], c["negative_verb"][index], c["negative_object"][index]),
+        )
+
+
+class _Events(Dataset):
+    def __init__(self, name: str, split: str) -> None:
+        self.name = name
+        self.events = load_plausibility_set(name, split)
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def __getitem__(self, index: int) -> tuple[str, int, Triple, int]:
+        event = self.events[index]
+        return self.name, index, event.triple, event.label
+
+
+def _collate_pairs(items: Sequence[tuple[Triple, Triple]]) -> PairBatch:
+    return PairBatch([positive for positive, _ in items], [negative for _, negative in items])
+
+
+def _collate_events(items: Sequence[tuple[str, int, Triple, int]]) -> EventBatch:
+    return EventBatch(items[0][0], [i for _, i, _, _ in items], [t for _, _, t, _ in items], [y for *_, y in items])
+
+
+def resolve_data_path(path: str) -> Path:
+    """`path` itself if it exists, else the same path inside the vendored data folder."""
+    given = Path(path)
+    resolved = given if given.exists() or given.is_absolute() else data_dir() / given
+    if not resolved.is_file():
+        raise ResourceMissingError(f"{path}: no such file; build the training pairs first or pass --data.pairs")
+    return resolved
+
+
+class PairsDataModule(L.LightningDataModule):
+    """Pairs from a Parquet file for training; the valid halves for validation, the test halves for test.
+
+    Batches hold triples, not tensors: the net tokenises them (its inputs depend on it, e.g. ConceptInject's
+    synset tokens) and pads each batch to its longest event (dynamic padding).
+    """
+
+    def __init__(
+        self,
+        pairs: str = "training/pairs.parquet",
+        batch_size: int = 32,
+        eval_batch_size: int = 256,
+        datasets: tuple[DatasetName, ...] = ("pep3k", "20q"),
+        num_workers: int = 0,
+    ) -> None:
+        """Args:
+        pairs: Parquet file with columns subject, verb, object, negative_subject, negative_verb,
+            negative_object; a relative path not found from the working folder is read from the
+            vendored data folder.
+        batch_size: pairs per training step (each pair gives two events).
+        eval_batch_size: events per validation or test step.
+        datasets: the evaluation sets reported by validation and test.
+        num_workers: data loader worker processes.
+        """
+        super().__init__()
+        self.pairs = pairs
+        self.batch_size = batch_size
+        self.eval_batch_size = eval_batch_size
+        self.datasets = tuple(datasets)
+        self.num_workers = num_workers
+
+    @cached_property
+    def _columns(self) -> dict[str, list[str]]:
+        path = resolve_data_path(self.pairs)
+        schema = pq.read_schema(path)
+        missing = [name for name in PAIR_COLUMNS if name not in schema.names]
+        if missing:
+            raise DataFormatError(f"{path}: missing columns {', '.join(missing)}; expected {', '.join(PAIR_COLUMNS)}")
+        table = pq.read_table(path, columns=list(PAIR_COLUMNS))
+        if table.num_rows == 0:
+            raise DataFormatError(f"{path}: no pairs; the file is empty")
+        return {name: table.column(name).to_pylist() for name in PAIR_COLUMNS}
+
+    @property
+    def vocabulary(self) -> list[str]:
+        """Every noun of the training pairs (subjects and objects, attested and negative), sorted."""
+        c = self._columns
+        nouns = set(c["subject"]) | set(c["object"]) | set(c["negative_subject"]) | set(c["negative_object"])
+        return sorted(nouns)
+
+    def train_dataloader(self) -> DataLoader:
+        return DataLoader(
+            _Pairs(self._columns),
+            batch_size=self.batch_size,
+            shuffle=True,
+            collate_fn=_collate_pairs,
+            num_workers=self.num_workers,
+        )
+
+    def val_dataloader(self) -> list[DataLoader]:
+        return self._events("valid")
+
+    def test_dataloader(self) -> list[DataLoader]:
+        return self._events("test")
+
+    def _events(self, split: str) -> list[DataLoader]:
+        return [
+            DataLoader(
+                _Events(name, split),
+                batch_size=self.eval_batch_size,
+                collate_fn=_collate_events,
+                num_workers=self.num_workers,
+            )
+            for name in self.datasets
+        ]

@@ -1,0 +1,148 @@
+"""`PlausibilityModule`: the shared objective, BCE on attested vs pseudo-negative events (thesis 6.5)."""
+
+from collections import defaultdict
+from typing import Literal
+
+import lightning as L
+import numpy as np
+import torch
+import torch.nn.functional as F
+from lightning.pytorch.cli import LRSchedulerCallable, OptimizerCallable
+from lightning.pytorch.utilities import rank_zero_warn
+from torch import nn
+
+from plausibility.evaluation.metrics import roc_auc
+from plausibility.models.components.concept_inject import ConceptInjectClassifier
+from plausibility.models.concept_max import ConceptMax, training_abstractions
+from plausibility.models.datamodule import EventBatch, PairBatch
+from plausibility.models.scorer import NetScorer
+from plausibility.models.training_lexicon import TrainingLexicon
+from plausibility.scoring.protocols import TripleScorer
+from plausibility.triple import Triple
+
+
+class PlausibilityModule(L.LightningModule):
+    """Trains any net on pairs `(e, e')` with `e` labelled 1 and `e'` labelled 0; validates by AUC.
+
+    With `abstractions > 0` this is ConceptMax: each event is scored with that many sampled abstractions
+    plus itself, reduced by LogSumExp, and evaluated by the hard maximum over all its abstractions.
+    Validation and test log `{stage}/auc_{dataset}` over whole evaluation halves.
+    """
+
+    def __init__(
+        self,
+        net: nn.Module,
+        vocabulary: list[str] | None = None,
+        abstractions: int = 0,
+        min_depth: int = 4,
+        wsd: Literal["mfs", "gloss"] = "mfs",
+        eval_batch_size: int = 256,
+        seed: int = 0,
+        optimizer: OptimizerCallable = torch.optim.AdamW,
+        scheduler: LRSchedulerCallable | None = None,
+    ) -> None:
+        """Args:
+        net: a net with `featurize(triples)` and `forward(**features) -> logits`.
+        vocabulary: the training nouns (linked from the data by `plausibility fit`); WordNet synsets whose
+            lemma is not among them are dropped from chains and abstractions.
+        abstractions: ConceptMax's sampled abstractions per event in training (the thesis uses 3); 0 for
+            a plain classifier.
+        min_depth: synsets shallower than this are dropped from chains (the thesis uses 4).
+        wsd: word-sense disambiguation of subjects and objects for chains and abstractions.
+        eval_batch_size: triples per forward pass when scoring evaluation events.
+        seed: seed of the abstraction sampling.
+        optimizer: the optimizer, built over all parameters.
+        scheduler: a learning-rate schedule stepped every optimizer step (e.g. a linear warm-up).
+        """
+        super().__init__()
+        # Under `plausibility fit` the saved hyperparameters are the resolved config, `net` included, which
+        # is what `load_checkpoint_scorer` rebuilds the model from.
+        self.save_hyperparameters()
+        self.net = net
+        self.lexicon = TrainingLexicon(tuple(vocabulary) if vocabulary else None, min_depth, wsd)
+        if isinstance(net, ConceptInjectClassifier):
+            net.attach_lexicon(self.lexicon)
+        self.abstractions = abstractions
+        self.eval_batch_size = eval_batch_size
+        self.rng = np.random.default_rng(seed)
+        self.optimizer = optimizer
+        self.scheduler = scheduler
+        self._evaluated: dict[str, list[tuple[list[int], np.ndarray, list[int]]]] = defaultdict(list)
+
+    def scorer(self) -> TripleScorer:
+        """The model as a TripleScorer: logits of the net, or ConceptMax's maximum over abstractions."""
+        scorer = NetScorer(self.net, batch_size=self.eval_batch_size, lexicon=self.lexicon)
+        return ConceptMax(scorer, self.lexicon.abstractor) if self.abstractions else scorer
+
+    def forward(self, triples: list[Triple]) -> torch.Tensor:
+        """Training-time logits of events, shape (n,); ConceptMax's LogSumExp over sampled abstractions."""
+        if not self.abstractions:
+            return self._logits(triples)
+        grids = self.lexicon.abstractor.grids(triples)
+        groups = [training_abstractions(grid, self.abstractions, self.rng) for grid in grids]
+        logits = self._logits([triple for group in groups for triple in group])  # (sum of group sizes,)
+        rows = torch.tensor([row for row, group in enumerate(groups) for _ in group], device=logits.device)
+        columns = torch.tensor([column for group in groups for column in range(len(group))], device=logits.device)
+        # Events with fewer abstractions than sampled leave -inf slots, which LogSumExp ignores.
+        table = logits.new_full((len(groups), 1 + self.abstractions), float("-inf"))
+        table = table.index_put((rows, columns), logits)  # (n, 1 + abstractions)
+        return torch.logsumexp(table, dim=1)
+
+    def transfer_batch_to_device(
+        self, batch: PairBatch | EventBatch, device: torch.device, dataloader_idx: int
+    ) -> PairBatch | EventBatch:
+        # Batches hold triples, not tensors: features move to the device once the net has tokenised them.
+        return batch
+
+    def training_step(self, batch: PairBatch, batch_idx: int) -> torch.Tensor:
+        size = len(batch.positives)
+        logits = self(batch.positives + batch.negatives)  # (2 * size,)
+        labels = torch.cat([logits.new_ones(size), logits.new_zeros(size)])
+        loss = F.binary_cross_entropy_with_logits(logits, labels)
+        accuracy = ((logits > 0).float() == labels).float().mean()
+        self.log("train/loss", loss, prog_bar=True, batch_size=size)
+        self.log("train/accuracy", accuracy, batch_size=size)
+        return loss
+
+    def validation_step(self, batch: EventBatch, batch_idx: int, dataloader_idx: int = 0) -> None:
+        self._evaluation_step(batch)
+
+    def on_validation_epoch_end(self) -> None:
+        self._log_auc("val")
+
+    def test_step(self, batch: EventBatch, batch_idx: int, dataloader_idx: int = 0) -> None:
+        self._evaluation_step(batch)
+
+    def on_test_epoch_end(self) -> None:
+        self._log_auc("test")
+
+    def configure_optimizers(self) -> dict:
+        optimizer = self.optimizer(self.parameters())
+        if self.scheduler is None:
+            return {"optimizer": optimizer}
+        return {"optimizer": optimizer, "lr_scheduler": {"scheduler": self.scheduler(optimizer), "interval": "step"}}
+
+    def _logits(self, triples: list[Triple]) -> torch.Tensor:
+        features = self.net.featurize(triples)
+        return self.net(**{name: tensor.to(self.device) for name, tensor in features.items()})
+
+    def _evaluation_step(self, batch: EventBatch) -> None:
+        scores = self.scorer().score(batch.triples)
+        self._evaluated[batch.dataset].append((batch.indices, scores, batch.labels))
+
+    def _log_auc(self, stage: str) -> None:
+        for dataset, parts in sorted(self._evaluated.items()):
+            indices = torch.tensor([i for part in parts for i in part[0]], device=self.device)
+            scores = torch.tensor(np.concatenate([part[1] for part in parts]), device=self.device)
+            labels = torch.tensor([y for part in parts for y in part[2]], device=self.device)
+            if self.trainer.world_size > 1:
+                # Distributed samplers pad with repeated events; the indices let each count once.
+                indices, scores, labels = (self.all_gather(t).flatten() for t in (indices, scores, labels))
+            unique = {int(i): (float(s), int(y)) for i, s, y in zip(indices, scores, labels, strict=True)}
+            events = [unique[i] for i in sorted(unique)]
+            if len({y for _, y in events}) < 2:
+                rank_zero_warn(f"{stage}/auc_{dataset} skipped: the evaluated events hold one class only")
+                continue
+            auc = roc_auc([y for _, y in events], [s for s, _ in events])
+            self.log(f"{stage}/auc_{dataset}", auc, prog_bar=True)
+        self._evaluated.clear()
