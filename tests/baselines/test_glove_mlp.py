@@ -1,0 +1,95 @@
+"""GloVe+MLP: built from its YAML through the shared system, it trains and reloads from a checkpoint."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+from plausibility.baselines.glove_mlp import UNKNOWN, GloveMlpNet, load_glove_mlp, pair_vocabulary
+from plausibility.cli.train import TrainingCLI
+from plausibility.errors import DataFormatError, ResourceMissingError
+from plausibility.models.datamodule import PairsDataModule
+from plausibility.models.system import PlausibilityModule
+from plausibility.resources import load_glove
+from plausibility.triple import Triple
+
+CONFIG = Path(__file__).parents[2] / "configs" / "models" / "glove_mlp.yaml"
+
+
+@pytest.fixture
+def pairs(fixtures: Path) -> str:
+    return str(fixtures / "training" / "pairs.parquet")
+
+
+def build(pairs: str, tmp_path: Path, max_steps: int) -> TrainingCLI:
+    """The real config, with the fixture pairs, no validation, no logger and no checkpoint callback."""
+    overrides = [f"--data.pairs={pairs}", f"--model.net.init_args.pairs={pairs}", "--data.batch_size=16"]
+    overrides += ["--model.optimizer.init_args.lr=0.01"]  # a few steps on 160 pairs: a larger step
+    overrides += [f"--trainer.max_steps={max_steps}", "--trainer.limit_val_batches=0", "--trainer.logger=false"]
+    overrides += ["--trainer.callbacks=[]", "--trainer.enable_checkpointing=false", "--trainer.max_epochs=50"]
+    overrides += [f"--trainer.default_root_dir={tmp_path}", "--trainer.enable_progress_bar=false"]
+    return TrainingCLI(PlausibilityModule, PairsDataModule, args=["--config", str(CONFIG), *overrides], run=False)
+
+
+def pair_loss(module: PlausibilityModule, data: PairsDataModule) -> float:
+    """The training objective over every fixture pair at once."""
+    positives, negatives = [], []
+    for batch in data.train_dataloader():
+        positives += batch.positives
+        negatives += batch.negatives
+    with torch.no_grad():
+        logits = module(positives + negatives)
+    labels = torch.cat([torch.ones(len(positives)), torch.zeros(len(negatives))])
+    return float(F.binary_cross_entropy_with_logits(logits, labels))
+
+
+def test_training_steps_lower_the_loss_and_the_checkpoint_scores_the_same(pairs: str, tmp_path: Path) -> None:
+    cli = build(pairs, tmp_path, max_steps=60)
+    assert isinstance(cli.model.net, GloveMlpNet)
+    before = pair_loss(cli.model, cli.datamodule)
+    cli.trainer.fit(cli.model, cli.datamodule)
+    after = pair_loss(cli.model, cli.datamodule)
+    assert after < before - 0.1
+
+    path = tmp_path / "glove_mlp.ckpt"
+    cli.trainer.save_checkpoint(path)
+    events = [Triple("dog", "eat", "bone"), Triple("stone", "eat", "dog"), Triple("zebra", "chase", "qwzxy")]
+    expected = cli.model.scorer().score(events)
+    reloaded = load_glove_mlp(str(path))
+    np.testing.assert_allclose(reloaded.score(events), expected, rtol=1e-6)
+    np.testing.assert_allclose(reloaded.score(events[::-1]), expected[::-1], rtol=1e-6)  # batch order
+
+
+def test_embeddings_start_from_glove_and_unseen_words_take_their_glove_vector(pairs: str) -> None:
+    torch.manual_seed(0)
+    net = GloveMlpNet(pairs=pairs, hidden_size=8)
+    glove = load_glove()
+    assert net.words == pair_vocabulary(pairs)
+    assert "eat" in net.words and "dog" in net.words and "zebra" not in net.words
+    ids = net.featurize([Triple("dog", "eat", "zebra"), Triple("qwzxy", "eat", "dog")])["word_ids"]
+    assert ids[0, 2] == net.embeddings.num_embeddings  # first unseen word: first row past the table
+    assert ids[1, 0] == UNKNOWN
+    def vector(word: str) -> torch.Tensor:
+        return torch.from_numpy(glove.vectors[glove.index[word]].copy())
+
+    torch.testing.assert_close(net.embeddings.weight[ids[0, 0]], vector("dog"))
+    torch.testing.assert_close(net.unseen[0], vector("zebra"))
+    # the unseen vector is used as an input exactly like a trained row holding it
+    with torch.no_grad():
+        net.embeddings.weight[1] = net.unseen[0]
+        direct = net(torch.tensor([[ids[0, 0], ids[0, 1], 1]]))
+        through_unseen = net(ids[:1])
+    torch.testing.assert_close(direct, through_unseen)
+
+
+def test_glove_mlp_spec_needs_a_glove_mlp_checkpoint(tmp_path: Path) -> None:
+    with pytest.raises(ResourceMissingError, match="glove-mlp needs a trained checkpoint"):
+        load_glove_mlp(None)
+    with pytest.raises(ResourceMissingError, match="no such checkpoint"):
+        load_glove_mlp(str(tmp_path / "missing.ckpt"))
+    other = tmp_path / "other.ckpt"
+    torch.save({"hyper_parameters": {"net": {"class_path": "x.Y"}}, "state_dict": {}}, other)
+    with pytest.raises(DataFormatError, match="not a GloVe\\+MLP checkpoint"):
+        load_glove_mlp(str(other))
