@@ -1,0 +1,92 @@
+"""`plausibility pairs`: score a language model (or precomputed scores) on a minimal-pair suite."""
+
+import argparse
+import sys
+from pathlib import Path
+
+from rich.console import Console
+
+from plausibility import __version__
+from plausibility.errors import PlausibilityError
+from plausibility.minimal_pairs.config import available_suites, load_suite
+from plausibility.minimal_pairs.registry import METRICS
+from plausibility.minimal_pairs.reports import results_table, write_report
+from plausibility.minimal_pairs.score_table import read_scores, write_scores
+from plausibility.minimal_pairs.suites import run_suite
+from plausibility.resources import DEFAULT_CAUSAL_LM
+
+EPILOG = """examples:
+  plausibility pairs lieder --experiment base --output outputs/lieder-base
+  plausibility pairs lieder --metric relative --scores my_scores.csv --output outputs/lieder-rel
+  plausibility pairs targeted_syntax --limit 50 --dump-scores outputs/syneval/scores.csv --output outputs/syneval
+  plausibility pairs blimp --data blimp/anaphor_gender_agreement.jsonl --output outputs/blimp
+
+A scores file is a CSV `id,logprob` with one row per text the suite scores (LIEDER: the data's `id` field,
+e.g. 1_dog_affirmative_negation_sref; other suites: the ids --dump-scores writes). The value is what the
+suite compares: log P(continuation | context), a whole text's log-probability, SLOR (anaphora exp3) or the
+mean token log-probability (ECBD)."""
+
+
+def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    parser = subparsers.add_parser(
+        "pairs",
+        help="score a language model on a minimal-pair suite (LIEDER, anaphora, targeted syntax, BLiMP...)",
+        description="Accuracy per comparison with bootstrapped 95%% intervals; writes results.csv, summary.json, "
+        "config.yaml and accuracy.png into --output and prints a table.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("suite", metavar="SUITE", help=f"one of {', '.join(available_suites())}, or a suite YAML")
+    parser.add_argument("--experiment", help="experiment of the suite (default: the suite's first)")
+    parser.add_argument("--lm", default=DEFAULT_CAUSAL_LM, help="language model id or folder (default: %(default)s)")
+    parser.add_argument("--kind", choices=("causal", "masked"), help="model kind (default: read from its config)")
+    parser.add_argument("--metric", choices=sorted(METRICS), help="comparison metric (default: the suite's)")
+    parser.add_argument("--limit", type=int, help="score at most N items per condition (a seeded sample)")
+    parser.add_argument("--scores", type=Path, help="CSV id,logprob of precomputed scores instead of a model")
+    parser.add_argument("--dump-scores", type=Path, help="write the per-text scores of this run as CSV id,logprob")
+    parser.add_argument("--data", type=Path, help="the suite's data file (required for blimp)")
+    parser.add_argument(
+        "--slor-corpus", type=Path, help="text file for SLOR unigram counts (default: every built-in suite's texts)"
+    )
+    parser.add_argument("--batch-size", type=int, default=32, help="sequences per forward pass (default: 32)")
+    parser.add_argument("--device", help="cpu, cuda, ... (default: a GPU when there is one)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the --limit sample and bootstrap (default: 0)")
+    parser.add_argument("--per-group", action="store_true", help="also print every group's row in the table")
+    parser.add_argument("--output", type=Path, required=True, help="folder for the report files")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.limit is not None and args.limit < 1:
+        raise PlausibilityError(f"--limit must be a positive number of items, got {args.limit}")
+    suite = load_suite(args.suite, args.experiment, args.metric, args.data)
+    provenance: dict[str, object] = {
+        "plausibility_version": __version__,
+        "data": str(suite.data),
+        "limit": args.limit,
+        "seed": args.seed,
+    }
+    if args.scores is not None:
+        result, used = run_suite(suite, scores=read_scores(args.scores), limit=args.limit, seed=args.seed)
+        provenance.update(scores_file=str(args.scores), lm=None)
+    else:
+        from plausibility.scoring import load_lm_scorer
+
+        scorer = load_lm_scorer(args.lm, args.kind, batch_size=args.batch_size, device=args.device)
+        slor = None
+        if suite.score == "slor":
+            from plausibility.minimal_pairs.unigram_corpus import suite_corpus
+            from plausibility.scoring.slor import SLOR, UnigramTable
+
+            corpus = args.slor_corpus or suite_corpus()
+            slor = SLOR(scorer, UnigramTable.from_corpus(scorer.tokenizer, corpus)).score
+            provenance["slor_corpus"] = str(corpus)
+        result, used = run_suite(suite, scorer=scorer, slor=slor, limit=args.limit, seed=args.seed)
+        provenance.update(lm=args.lm, scores_file=None)
+    write_report(result, suite.resolved, provenance, args.output)
+    if args.dump_scores is not None:
+        write_scores(used, args.dump_scores)
+    # Wide when piped: a folded comparison name is hard to grep.
+    Console(width=None if sys.stdout.isatty() else 160).print(results_table(result, per_group=args.per_group))
+    print(f"report written to {args.output}", file=sys.stderr)
+    return 0

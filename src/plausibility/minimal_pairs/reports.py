@@ -1,0 +1,180 @@
+"""A suite run's report: results.csv, summary.json, config.yaml, a bar chart and a rich table."""
+
+import csv
+import json
+import math
+import os
+import tempfile
+from collections.abc import Callable, Mapping
+from dataclasses import asdict
+from pathlib import Path
+from typing import IO
+
+import yaml
+from rich.table import Table
+
+from plausibility.minimal_pairs.evaluate import ComparisonResult, SuiteResult
+
+RESULT_COLUMNS = (
+    "suite", "experiment", "metric", "comparison", "kind", "group", "n_items", "accuracy", "ci_low", "ci_high",
+    "human_accuracy", "labels",
+)  # fmt: skip
+
+
+def atomic_write(path: Path, write: Callable[[IO], None], binary: bool = False) -> None:
+    """Write through a temporary sibling renamed into place, so a crash leaves no half-written file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, staging = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        mode = "wb" if binary else "w"
+        with os.fdopen(descriptor, mode, **({} if binary else {"newline": "", "encoding": "utf-8"})) as handle:
+            write(handle)
+        os.replace(staging, path)
+    except BaseException:
+        Path(staging).unlink(missing_ok=True)
+        raise
+
+
+def group_name(group: Mapping[str, str]) -> str:
+    """`all` for every item, else `label=value` pairs joined by `;`."""
+    return ";".join(f"{label}={value}" for label, value in group.items()) or "all"
+
+
+def _row(result: SuiteResult, row: ComparisonResult) -> dict[str, object]:
+    return {
+        "suite": result.suite,
+        "experiment": result.experiment,
+        "metric": result.metric,
+        "comparison": row.comparison,
+        "kind": row.kind,
+        "group": group_name(row.group),
+        "n_items": row.n_items,
+        "accuracy": row.accuracy,
+        "ci_low": row.ci_low,
+        "ci_high": row.ci_high,
+        "human_accuracy": "" if row.human is None else row.human,
+        "labels": ";".join(f"{key}={value}" for key, value in row.labels.items()),
+    }
+
+
+def write_results_csv(result: SuiteResult, path: Path) -> None:
+    """One row per comparison and group."""
+
+    def write(handle: IO) -> None:
+        writer = csv.DictWriter(handle, fieldnames=RESULT_COLUMNS)
+        writer.writeheader()
+        writer.writerows(_row(result, row) for row in result.results)
+
+    atomic_write(path, write)
+
+
+def summary(result: SuiteResult, provenance: Mapping[str, object]) -> dict[str, object]:
+    """The JSON summary: run facts, then each comparison over all items with its per-group figures."""
+    comparisons: dict[str, dict[str, object]] = {}
+    for row in result.results:
+        entry = comparisons.setdefault(row.comparison, {"kind": row.kind, "labels": dict(row.labels), "groups": {}})
+        figures = {
+            key: value
+            for key, value in asdict(row).items()
+            if key in ("n_items", "accuracy", "ci_low", "ci_high", "human")
+        }
+        if row.group:
+            entry["groups"][group_name(row.group)] = figures
+        else:
+            entry.update(figures)
+    return {
+        "suite": result.suite,
+        "experiment": result.experiment,
+        "version": result.version,
+        "metric": result.metric,
+        "score": result.score,
+        "n_items": result.n_items,
+        "n_texts": result.n_texts,
+        **provenance,
+        "mean_scores": dict(result.mean_scores),
+        "comparisons": comparisons,
+    }
+
+
+def _without_nan(value: object) -> object:
+    """NaN (too few items for an interval) as None, which JSON writes as null."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _without_nan(item) for key, item in value.items()}
+    return value
+
+
+def write_summary_json(result: SuiteResult, provenance: Mapping[str, object], path: Path) -> None:
+    """`summary.json`, strict JSON (null where an interval is undefined)."""
+    text = json.dumps(_without_nan(summary(result, provenance)), indent=2, allow_nan=False)
+    atomic_write(path, lambda handle: handle.write(text + "\n"))
+
+
+def write_config_yaml(resolved: Mapping[str, object], path: Path) -> None:
+    """The resolved suite configuration the run used."""
+    text = yaml.safe_dump(json.loads(json.dumps(resolved, default=str)), sort_keys=False, allow_unicode=True)
+    atomic_write(path, lambda handle: handle.write(text))
+
+
+def plot_accuracy(result: SuiteResult, path: Path) -> None:
+    """Bar chart of accuracy over all items per comparison, with interval whiskers, human accuracy as a
+    diamond where known and chance (0.5) as a dotted line, like the papers' figures."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [row for row in result.results if not row.group]
+    names = [row.comparison for row in rows]
+    accuracies = [row.accuracy for row in rows]
+    lower = [max(row.accuracy - row.ci_low, 0.0) if row.ci_low == row.ci_low else 0.0 for row in rows]
+    upper = [max(row.ci_high - row.accuracy, 0.0) if row.ci_high == row.ci_high else 0.0 for row in rows]
+    figure, axis = plt.subplots(figsize=(max(6.0, 0.45 * len(rows) + 2), 4.5))
+    positions = range(len(rows))
+    colours = ["tab:gray" if row.kind == "statistic" else "tab:blue" for row in rows]
+    axis.bar(positions, accuracies, yerr=[lower, upper], color=colours, capsize=3, label="model")
+    humans = [(index, row.human) for index, row in enumerate(rows) if row.human is not None]
+    if humans:
+        axis.scatter(*zip(*humans, strict=True), marker="D", color="tab:orange", zorder=3, label="human")
+    axis.axhline(0.5, linestyle=":", color="black", linewidth=1)
+    axis.set_ylim(0, 1.05)
+    axis.set_ylabel("accuracy")
+    axis.set_xticks(list(positions), names, rotation=60, ha="right", fontsize=8)
+    axis.set_title(f"{result.suite} / {result.experiment} ({result.metric} metric)")
+    axis.legend(loc="lower right", fontsize=8)
+    figure.tight_layout()
+    atomic_write(path, lambda handle: figure.savefig(handle, format="png", dpi=120), binary=True)
+    plt.close(figure)
+
+
+def results_table(result: SuiteResult, per_group: bool = False) -> Table:
+    """A rich table of the accuracies (over all items; with `per_group`, every group too)."""
+    table = Table(title=f"{result.suite} / {result.experiment}: {result.metric} metric, {result.n_items} items")
+    for column in ("comparison", "group", "n", "accuracy", "95% CI", "human", "labels"):
+        table.add_column(column, overflow="fold")
+    for row in result.results:
+        if row.group and not per_group:
+            continue
+        table.add_row(
+            row.comparison + (" (statistic)" if row.kind == "statistic" else ""),
+            group_name(row.group),
+            str(row.n_items),
+            f"{row.accuracy:.3f}",
+            f"[{row.ci_low:.3f}, {row.ci_high:.3f}]",
+            "" if row.human is None else f"{row.human:.3f}",
+            ", ".join(row.labels.values()),
+        )
+    return table
+
+
+def write_report(
+    result: SuiteResult, resolved: Mapping[str, object], provenance: Mapping[str, object], folder: Path
+) -> list[Path]:
+    """Every report file into `folder`; returns their paths."""
+    paths = [folder / name for name in ("results.csv", "summary.json", "config.yaml", "accuracy.png")]
+    write_results_csv(result, paths[0])
+    write_summary_json(result, provenance, paths[1])
+    write_config_yaml(resolved, paths[2])
+    plot_accuracy(result, paths[3])
+    return paths

@@ -1,0 +1,53 @@
+"""Per-text scores as a CSV with columns `id,logprob`: read instead of running a model, or written after one."""
+
+import csv
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from typing import IO
+
+from plausibility.errors import DataFormatError
+from plausibility.minimal_pairs.reports import atomic_write
+
+COLUMNS = ("id", "logprob")
+
+
+def read_scores(path: Path) -> dict[str, float]:
+    """Text id -> score; fails on a missing file or column, an empty file, a duplicate id or a non-number."""
+    if not path.is_file():
+        raise DataFormatError(f"{path}: no such scores file; give a CSV with columns id,logprob")
+    scores: dict[str, float] = {}
+    with path.open(newline="", encoding="utf-8") as handle:
+        reader = csv.DictReader(handle)
+        if reader.fieldnames is None:
+            raise DataFormatError(
+                f"{path}: the scores file is empty; it needs a header `id,logprob` and one row per text"
+            )
+        missing = [column for column in COLUMNS if column not in reader.fieldnames]
+        if missing:
+            raise DataFormatError(f"{path}: missing column(s) {', '.join(missing)}; the header must be `id,logprob`")
+        for number, row in enumerate(reader, start=2):
+            text_id = row["id"]
+            if text_id in scores:
+                raise DataFormatError(f"{path} line {number}: id {text_id!r} occurs twice; keep one row per text")
+            try:
+                value = float(row["logprob"])
+            except (TypeError, ValueError):
+                raise DataFormatError(f"{path} line {number}: logprob {row['logprob']!r} is not a number") from None
+            if math.isnan(value):
+                raise DataFormatError(f"{path} line {number}: logprob is NaN; score that text again")
+            scores[text_id] = value
+    if not scores:
+        raise DataFormatError(f"{path}: the scores file has a header but no rows; add one row per text")
+    return scores
+
+
+def write_scores(scores: Mapping[str, float], path: Path) -> None:
+    """Write `id,logprob` rows atomically, at full float precision (`repr` round-trips)."""
+
+    def write(handle: IO) -> None:
+        writer = csv.writer(handle)
+        writer.writerow(COLUMNS)
+        writer.writerows((text_id, repr(float(value))) for text_id, value in scores.items())
+
+    atomic_write(path, write)

@@ -1,0 +1,32 @@
+"""Scores of a suite's texts from a language model, in the form the suite's comparisons use."""
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from plausibility.errors import PlausibilityError
+from plausibility.minimal_pairs.config import ScoreKind
+from plausibility.minimal_pairs.items import Text
+from plausibility.scoring.protocols import LanguageModelScorer
+
+SlorFunction = Callable[[Sequence[str]], np.ndarray]
+
+
+def score_texts(
+    texts: Sequence[Text], scorer: LanguageModelScorer, kind: ScoreKind, slor: SlorFunction | None = None
+) -> dict[str, float]:
+    """Text id -> score: summed (`conditional`) or mean (`conditional_mean`) `log P(continuation | context)`,
+    whole-text log-probability (`text`), or SLOR of the whole text (`slor`, needs `slor`)."""
+    if kind == "conditional" or kind == "conditional_mean":
+        values = scorer.conditional_logprob(
+            [text.context for text in texts],
+            [text.continuation for text in texts],
+            reduction="sum" if kind == "conditional" else "mean",
+        )
+    elif kind == "text":
+        values = scorer.text_logprob([text.full for text in texts], reduction="sum")
+    elif slor is None:
+        raise PlausibilityError("a suite scored by SLOR needs a unigram table; give --slor-corpus or --scores")
+    else:
+        values = slor([text.full for text in texts])
+    return {text.id: float(value) for text, value in zip(texts, values, strict=True)}

@@ -1,0 +1,32 @@
+"""The corpus SLOR counts unigrams over when none is given: every text of the built-in suites' vendored data."""
+
+from pathlib import Path
+
+from plausibility.minimal_pairs.config import available_suites, experiments, load_suite
+from plausibility.minimal_pairs.reports import atomic_write
+from plausibility.minimal_pairs.suites import load_items
+from plausibility.resources import cache_dir
+
+CORPUS_NAME = "minimal_pair_suites.txt"
+
+
+def suite_corpus(folder: Path | None = None) -> Path:
+    """A text file with every distinct text of every built-in suite that ships its data, one per line,
+    sorted; built once under the cache (`corpora/`) and reused.
+
+    This is what the project can build from its own data: about 330,000 short English sentences, mostly
+    the targeted-syntax pairs. It stands in for the paper's OpenWebText fragment (Zhu et al. 2025, sec. 6).
+    """
+    target = (folder or cache_dir() / "corpora") / CORPUS_NAME
+    if target.is_file():
+        return target
+    texts: set[str] = set()
+    for name in available_suites():
+        for experiment in experiments(name):
+            suite = load_suite(name, experiment)
+            if suite.data is None:
+                continue
+            texts.update(text.full for item in load_items(suite) for text in item.roles.values())
+    lines = sorted(text.replace("\n", " ") for text in texts)
+    atomic_write(target, lambda handle: handle.write("\n".join(lines) + "\n"))
+    return target
