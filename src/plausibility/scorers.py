@@ -18,6 +18,8 @@ FACTORIES: dict[str, str] = {
     "resnik": "plausibility.baselines.resnik:load_resnik",
     "glove-mlp": "plausibility.baselines.glove_mlp:load_glove_mlp",
 }
+# What `plausibility score` and `load_scorer()` use when no SPEC is given: needs no training, runs offline.
+DEFAULT_SCORER = "zero-shot"
 CHECKPOINT_FACTORY = "plausibility.models.checkpoint:load_checkpoint_scorer"
 
 

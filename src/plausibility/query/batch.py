@@ -1,0 +1,101 @@
+"""Scoring a table of triples of any size: streamed, order-preserving, all or nothing on disk."""
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from plausibility.errors import DataFormatError
+from plausibility.query.tables import InvalidLine, TableWriter, read_triple_chunks
+from plausibility.scoring.protocols import TripleScorer
+from plausibility.triple import Triple
+
+# Extra output columns for a chunk of triples, e.g. coverage flags or the abstraction that explains a score.
+Annotator = Callable[[Sequence[Triple]], dict[str, list[object]]]
+
+_SHOWN_INVALID = 10
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """What a batch run wrote: rows scored, and the invalid lines it skipped."""
+
+    output: Path
+    rows: int
+    skipped: list[InvalidLine]
+
+
+def _describe(path: Path, invalid: list[InvalidLine]) -> str:
+    shown = "; ".join(f"line {line.line}: {line.reason}" for line in invalid[:_SHOWN_INVALID])
+    more = f" (and {len(invalid) - _SHOWN_INVALID} more)" if len(invalid) > _SHOWN_INVALID else ""
+    return f"{path}: {len(invalid)} lines are not triples: {shown}{more}"
+
+
+def find_invalid_lines(path: Path) -> list[InvalidLine]:
+    """Every row of a triple table that is not a triple (one cheap streaming pass, no scoring)."""
+    return [line for chunk in read_triple_chunks(path) for line in chunk.invalid]
+
+
+def score_table(
+    scorer: TripleScorer,
+    source: Path,
+    output: Path,
+    batch_size: int = 4096,
+    skip_invalid: bool = False,
+    annotators: Sequence[Annotator] = (),
+    progress: bool = True,
+) -> BatchResult:
+    """Score every triple of `source` into `output` (any table format), keeping order and extra columns.
+
+    Output adds `score` (the scorer's own scale), `probability` (its `to_probability`) and one column per
+    annotator entry. Invalid rows stop the run before anything is written, unless `skip_invalid`; an
+    interrupted run leaves no output file.
+    """
+    if source.resolve() == output.resolve():
+        raise DataFormatError(f"{output}: output would overwrite the input; choose another --output path")
+    invalid = find_invalid_lines(source)
+    if invalid and not skip_invalid:
+        raise DataFormatError(_describe(source, invalid) + "; fix them or pass --skip-invalid")
+    rows = 0
+    with (
+        TableWriter(output) as writer,
+        Progress(
+            TextColumn("scoring"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("triples"),
+            TimeElapsedColumn(),
+            disable=not progress,
+            transient=True,
+        ) as bar,
+    ):
+        task = bar.add_task("score", total=None)
+        for chunk in read_triple_chunks(source, batch_size):
+            frame = chunk.rows
+            columns = zip(frame["subject"], frame["verb"], frame["object"], strict=True)
+            triples = [Triple(s, v, o) for s, v, o in columns]
+            scores = scorer.score(triples) if triples else np.zeros(0)
+            frame = frame.assign(score=scores, probability=scorer.to_probability(scores))
+            for annotate in annotators:
+                frame = frame.assign(**annotate(triples)) if triples else frame
+            writer.write(frame)
+            rows += len(frame)
+            bar.update(task, advance=len(frame))
+    return BatchResult(output, rows, invalid)
+
+
+def score_triples(scorer: TripleScorer, triples: Sequence[Triple]) -> pd.DataFrame:
+    """Scores of a few triples as a table (subject, verb, object, score, probability), input order."""
+    scores = scorer.score(list(triples))
+    return pd.DataFrame(
+        {
+            "subject": [t.subject for t in triples],
+            "verb": [t.verb for t in triples],
+            "object": [t.object for t in triples],
+            "score": scores,
+            "probability": scorer.to_probability(scores),
+        }
+    )
