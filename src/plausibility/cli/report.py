@@ -1,0 +1,136 @@
+"""`plausibility report`: AUC and consistency of every available model and baseline, beside the thesis."""
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from plausibility.evaluation.datasets import DATASETS, SPLITS
+from plausibility.evaluation.report import (
+    DATASET_TITLES,
+    ModelRequest,
+    Report,
+    ReportSettings,
+    build_report,
+    parse_model,
+    write_report,
+)
+from plausibility.scorers import load_scorer
+
+# Baselines that need no training; each is skipped, with the reason in the report, when it cannot load.
+DEFAULT_BASELINES = ("ngram", "resnik", "zero-shot")
+
+
+def _count(value: str) -> int | None:
+    if value == "all":
+        return None
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer or 'all', got {value!r}")
+    return int(value)
+
+
+def _positive(value: str) -> int:
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    parser = subparsers.add_parser(
+        "report",
+        help="the AUC and consistency tables of every model and baseline, beside the thesis's figures",
+        description="Score Pep-3k and 20Q (valid and test) with every model, then write OUTPUT/report.md and "
+        "OUTPUT/results.json (AUC with bootstrap intervals; CCΔ / LER over abstraction grids), OUTPUT/auc.png "
+        "and OUTPUT/config.yaml. Without --model the baselines that need no training are reported ("
+        + ", ".join(DEFAULT_BASELINES)
+        + "), each skipped with its reason if it cannot load; the checkpoint of every run under --runs is added.",
+        epilog="Example: plausibility report --output reports/all --model ngram --model RoBERTa=runs/roberta/"
+        "checkpoints/last.ckpt --consistency-events 100",
+    )
+    parser.add_argument("--output", required=True, type=Path, metavar="DIR", help="folder for the report")
+    parser.add_argument(
+        "--model", action="append", metavar="[LABEL=]SPEC", help="a model to report (repeat the option)"
+    )
+    parser.add_argument(
+        "--runs", type=Path, default=Path("runs"), metavar="DIR",
+        help="add the checkpoint of every run folder DIR/*/checkpoints/ (default: runs, when it exists)",
+    )
+    parser.add_argument("--no-runs", action="store_true", help="do not add trained runs")
+    parser.add_argument(
+        "--consistency-events", type=_count, default=200, metavar="N|all",
+        help="events sampled from each set for CCΔ / LER (default 200; the thesis used all)",
+    )
+    parser.add_argument("--consistency-split", choices=SPLITS, default="test", help="half measured (test)")
+    parser.add_argument("--no-consistency", action="store_true", help="report AUC only")
+    parser.add_argument("--wsd", choices=("mfs", "gloss"), default="mfs", help="sense choice for grids (mfs)")
+    parser.add_argument("--min-depth", type=_positive, default=4, help="drop hypernyms shallower than this (4)")
+    parser.add_argument("--resamples", type=_positive, default=1000, help="bootstrap resamples (1000)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and the event sample (0)")
+    parser.add_argument("--batch-size", type=_positive, default=1024, help="triples per call to a scorer (1024)")
+    parser.set_defaults(run=run)
+
+
+def run_checkpoints(runs: Path) -> list[ModelRequest]:
+    """One checkpoint per run folder: the best one kept by ModelCheckpoint, else `last.ckpt`."""
+    import torch
+
+    requests = []
+    for folder in sorted(path for path in runs.glob("*/checkpoints") if path.is_dir()):
+        candidates = sorted(folder.glob("*.ckpt"), key=lambda path: (path.name == "last.ckpt", path.name))
+        if not candidates:
+            continue
+        checkpoint = torch.load(candidates[0], map_location="cpu", weights_only=True)
+        net = checkpoint.get("hyper_parameters", {}).get("net", {})
+        glove = isinstance(net, dict) and str(net.get("class_path", "")).endswith(".GloveMlpNet")
+        spec = f"glove-mlp:{candidates[0]}" if glove else str(candidates[0])
+        requests.append(ModelRequest(folder.parent.name, spec))
+    return requests
+
+
+def _print(report: Report) -> None:
+    table = Table(title="AUC (test half in brackets: the thesis's figure)")
+    table.add_column("model")
+    for dataset in DATASETS:
+        for split in SPLITS:
+            table.add_column(f"{DATASET_TITLES[dataset]} {split}", justify="right")
+    for model in report.models:
+        cells = []
+        for dataset in DATASETS:
+            for split in SPLITS:
+                text = f"{model.auc[dataset][split].estimate:.3f}"
+                if split == "test" and model.thesis:
+                    text += f" ({model.thesis.auc[dataset]:.2f})"
+                cells.append(text)
+        table.add_row(model.label, *cells)
+    console = Console()
+    console.print(table)
+    for label, reason in report.skipped.items():
+        console.print(f"[yellow]skipped[/yellow] {label}: {reason}")
+
+
+def run(args: argparse.Namespace) -> int:
+    requests = [parse_model(text) for text in args.model or []]
+    optional = [] if args.model else [ModelRequest(name, name) for name in DEFAULT_BASELINES]
+    if not args.no_runs and args.runs.is_dir():
+        requests += run_checkpoints(args.runs)
+    settings = ReportSettings(
+        seed=args.seed,
+        n_resamples=args.resamples,
+        consistency_split=args.consistency_split,
+        consistency_events=args.consistency_events,
+        wsd=args.wsd,
+        min_depth=args.min_depth,
+        batch_size=args.batch_size,
+    )
+    abstractor = None
+    if not args.no_consistency:
+        from plausibility.lexicon.abstractions import Abstractor
+        from plausibility.lexicon.hierarchy import Hierarchy
+
+        abstractor = Abstractor(Hierarchy.load(min_depth=args.min_depth), wsd=args.wsd)
+    report = build_report(requests, optional, settings, load_scorer, abstractor)
+    paths = write_report(report, [*requests, *optional], args.output)
+    _print(report)
+    Console().print(f"report: {paths['report.md']}; chart: {paths['auc.png']}; results: {paths['results.json']}")
+    return 0

@@ -1,0 +1,201 @@
+"""The results report: AUC intervals, thesis lookup, tables, files, and the `plausibility report` command."""
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.metrics import roc_auc_score
+
+from plausibility.cli import main
+from plausibility.corpus.tables import write_triples
+from plausibility.errors import PlausibilityError
+from plausibility.evaluation.datasets import load_plausibility_set
+from plausibility.evaluation.intervals import AucInterval, auc_interval, rank_auc
+from plausibility.evaluation.report import (
+    THESIS,
+    ConsistencyFigures,
+    ModelRequest,
+    ModelResult,
+    Report,
+    ReportSettings,
+    auc_markdown,
+    build_report,
+    consistency_markdown,
+    consistency_sample,
+    evaluate_scorer,
+    parse_model,
+    thesis_figures,
+    write_report,
+)
+from plausibility.evaluation.report_plot import chart_values
+from plausibility.scorers import load_scorer
+from plausibility.triple import Triple
+
+
+class LabelScorer:
+    """Scores each evaluation event by its human label (plus a fixed noise): a scorer with a known AUC."""
+
+    probability_mapping = "the score itself"
+
+    def __init__(self, noise: float) -> None:
+        self.labels = {
+            event.triple: event.label
+            for name in ("pep3k", "20q")
+            for split in ("valid", "test")
+            for event in load_plausibility_set(name, split)
+        }
+        self.noise = noise
+
+    def score(self, triples: Sequence[Triple]) -> np.ndarray:
+        return np.array([self.labels.get(t, 0.5) * (1 - self.noise) + self.noise * 0.5 for t in triples])
+
+    def to_probability(self, scores: np.ndarray) -> np.ndarray:
+        return np.asarray(scores, dtype=np.float64)
+
+
+def interval(estimate: float, low: float, high: float) -> AucInterval:
+    return AucInterval(estimate, low, high)
+
+
+def result(label: str, consistency: bool = True) -> ModelResult:
+    auc = {
+        "pep3k": {"valid": interval(0.6, 0.58, 0.62), "test": interval(0.61, 0.59, 0.63)},
+        "20q": {"valid": interval(0.55, 0.5, 0.6), "test": interval(0.5, 0.45, 0.551)},
+    }
+    figures = {"pep3k": ConsistencyFigures(0.0412, 0.5, 10, 40), "20q": ConsistencyFigures(0.1, 0.25, 10, 20)}
+    return ModelResult(label, label, "sigmoid", auc, figures if consistency else {})
+
+
+def test_rank_auc_equals_sklearn_with_ties_and_by_hand() -> None:
+    # pairs (positive, negative): .9 > .5, .9 > .1, .4 < .5, .4 > .1 -> 3 of 4
+    assert rank_auc(np.array([0.9, 0.4]), np.array([0.5, 0.1])) == pytest.approx(0.75)
+    assert rank_auc(np.array([0.5]), np.array([0.5])) == pytest.approx(0.5)
+    rng = np.random.default_rng(0)
+    labels = np.repeat([1, 0], 50)
+    scores = np.round(rng.normal(size=100) + labels, 1)  # rounded: many ties
+    assert rank_auc(scores[:50], scores[50:]) == pytest.approx(roc_auc_score(labels, scores))
+
+
+def test_auc_interval_is_reproducible_and_brackets_the_estimate() -> None:
+    rng = np.random.default_rng(1)
+    labels = np.repeat([1, 0], 200)
+    scores = rng.normal(size=400) + 0.5 * labels
+    first = auc_interval(labels, scores, np.random.default_rng(7), n_resamples=300)
+    assert first == auc_interval(labels, scores, np.random.default_rng(7), n_resamples=300)
+    assert first.estimate == pytest.approx(roc_auc_score(labels, scores))
+    assert first.low < first.estimate < first.high
+    assert 0.05 < first.high - first.low < 0.15  # about 4 standard errors of an AUC over 200 + 200 events
+    assert auc_interval([1, 0, 1, 0], [0.3] * 4, np.random.default_rng(0)) == AucInterval(0.5, 0.5, 0.5)
+
+
+def test_thesis_rows_are_found_by_model_name() -> None:
+    assert thesis_figures("ngram") is THESIS["n-gram"]
+    assert thesis_figures("ngram:triples.parquet") is THESIS["n-gram"]
+    assert thesis_figures("zero-shot:gpt2") is THESIS["RoBERTa zero-shot"]
+    assert thesis_figures("concept_max") is THESIS["ConceptMax"]
+    assert thesis_figures("GloVe+MLP").auc == {"pep3k": 0.55, "20q": 0.52}
+    assert thesis_figures("conceptmax:zero-shot") is None  # a wrapper the thesis never tried
+    assert thesis_figures("resnik") is None
+    assert THESIS["RoBERTa"].consistency["pep3k"] == (0.09, 0.52)
+
+
+def test_models_are_labelled_by_choice_by_run_folder_or_by_spec() -> None:
+    checkpoint = "runs/roberta/checkpoints/last.ckpt"
+    assert parse_model(f"RoBERTa={checkpoint}") == ModelRequest("RoBERTa", checkpoint)
+    assert parse_model(checkpoint) == ModelRequest("roberta", checkpoint)
+    spec = "glove-mlp:runs/glove_mlp/checkpoints/epoch=1-step=9.ckpt"
+    assert parse_model(spec) == ModelRequest("glove_mlp", spec)
+    assert parse_model("zero-shot") == ModelRequest("zero-shot", "zero-shot")
+    with pytest.raises(PlausibilityError, match="give LABEL=SPEC with both parts"):
+        parse_model("label=")
+
+
+def test_tables_show_intervals_and_the_thesis_figures_beside() -> None:
+    models = [result("ngram"), result("resnik")]
+    assert auc_markdown(models).splitlines() == [
+        "| model | Pep-3k valid | Pep-3k test | Pep-3k test (thesis) | 20Q valid | 20Q test | 20Q test (thesis) |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+        "| ngram | .600 [.580, .620] | .610 [.590, .630] | .51 | .550 [.500, .600] | .500 [.450, .551] | .52 |",
+        "| resnik | .600 [.580, .620] | .610 [.590, .630] | – | .550 [.500, .600] | .500 [.450, .551] | – |",
+    ]
+    lines = consistency_markdown([result("ngram"), result("x", consistency=False)]).splitlines()
+    assert lines[2] == "| ngram | .041 | .500 | .06 | .50 | .100 | .250 | .07 | .50 |"
+    assert lines[3] == "| x | – | – | – | – | – | – | – | – |"
+
+
+def test_chart_values_give_error_bar_lengths() -> None:
+    estimates, below, above = chart_values([result("ngram")])
+    np.testing.assert_allclose(estimates, [[0.6, 0.61, 0.55, 0.5]])
+    np.testing.assert_allclose(below, [[0.02, 0.02, 0.05, 0.05]])
+    np.testing.assert_allclose(above, [[0.02, 0.02, 0.05, 0.051]])
+
+
+def test_consistency_sample_is_seeded_sorted_and_per_dataset() -> None:
+    settings = ReportSettings(consistency_events=5)
+    sample = consistency_sample(100, settings, "pep3k")
+    assert sample == sorted(sample) and len(set(sample)) == 5
+    assert sample == consistency_sample(100, settings, "pep3k")
+    assert sample != consistency_sample(100, settings, "20q")
+    assert consistency_sample(3, settings, "pep3k") == [0, 1, 2]
+    assert consistency_sample(4, ReportSettings(consistency_events=None), "20q") == [0, 1, 2, 3]
+
+
+def test_evaluate_scorer_measures_known_aucs_and_consistency() -> None:
+    from plausibility.lexicon.abstractions import Abstractor
+    from plausibility.lexicon.hierarchy import Hierarchy
+
+    settings = ReportSettings(n_resamples=100, consistency_events=5)
+    abstractor = Abstractor(Hierarchy.load(min_depth=4))
+    perfect = evaluate_scorer(ModelRequest("oracle", "-"), LabelScorer(noise=0.0), settings, abstractor)
+    assert perfect.auc["pep3k"]["test"] == AucInterval(1.0, 1.0, 1.0)
+    assert perfect.auc["20q"]["valid"] == AucInterval(1.0, 1.0, 1.0)
+    assert perfect.consistency["pep3k"].events == 5
+    # Abstractions are unknown to the label scorer (0.5) and only the event's own cell differs, at the end of
+    # its row and column: a middle value always ties a neighbour (no extremum), and a window sags by at most
+    # (0.5 + 1) / 2 - 0.5 = 0.25.
+    for dataset in ("pep3k", "20q"):
+        assert perfect.consistency[dataset].ler == 0.0
+        assert 0.0 <= perfect.consistency[dataset].ccd <= 0.25
+    flat = evaluate_scorer(ModelRequest("flat", "-"), LabelScorer(noise=1.0), settings, None)
+    assert flat.auc["20q"]["test"] == AucInterval(0.5, 0.5, 0.5) and flat.consistency == {}
+
+
+def test_build_report_skips_optional_models_that_do_not_load_and_writes_every_file(tmp_path: Path) -> None:
+    settings = ReportSettings(n_resamples=50)
+    optional = [ModelRequest("missing", "no-such-model")]
+    report = build_report([], optional, settings, load_scorer, None)
+    assert report.models == [] and report.skipped["missing"].startswith("unknown model 'no-such-model'")
+    with pytest.raises(PlausibilityError, match="unknown model"):
+        build_report(optional, [], settings, load_scorer, None)
+
+    full = Report([result("ngram"), result("resnik")], settings, {"zero-shot": "not installed"})
+    paths = write_report(full, [ModelRequest("ngram", "ngram")], tmp_path / "out")
+    assert sorted(path.name for path in (tmp_path / "out").iterdir()) == [
+        "auc.png", "config.yaml", "report.md", "results.json"
+    ]
+    document = json.loads(paths["results.json"].read_text())
+    assert document["models"][0]["auc"]["pep3k"]["test"] == {"estimate": 0.61, "low": 0.59, "high": 0.63}
+    assert document["models"][0]["thesis"]["auc"] == {"pep3k": 0.51, "20q": 0.52}
+    assert document["models"][1]["thesis"] is None
+    assert document["skipped"] == {"zero-shot": "not installed"}
+    markdown = paths["report.md"].read_text()
+    assert "| ngram | .600 [.580, .620]" in markdown and "- **zero-shot**: not installed" in markdown
+    assert paths["auc.png"].read_bytes().startswith(b"\x89PNG")
+
+
+def test_report_command_writes_the_tables(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    triples = tmp_path / "triples.parquet"
+    write_triples(triples, {Triple("dog", "eat", "bone"): 3, Triple("person", "eat", "food"): 2})
+    output = tmp_path / "report"
+    arguments = ["report", "--output", str(output), "--model", f"n-gram=ngram:{triples}", "--no-consistency"]
+    assert main([*arguments, "--resamples", "20", "--no-runs"]) == 0
+    results = json.loads((output / "results.json").read_text())
+    assert [model["label"] for model in results["models"]] == ["n-gram"]
+    assert set(results["models"][0]["auc"]) == {"pep3k", "20q"}
+    assert "Consistency" not in (output / "report.md").read_text()
+
+    assert main(["report", "--output", str(tmp_path / "bad"), "--model", "nonsense", "--no-runs"]) == 1
+    assert "plausibility report: error: unknown model 'nonsense'" in capsys.readouterr().err
+    assert not (tmp_path / "bad").exists()
