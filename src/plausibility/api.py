@@ -1,0 +1,68 @@
+"""The Python API: the same verbs as the command line, taking plain tuples as well as `Triple`s."""
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from plausibility.errors import PlausibilityError
+from plausibility.query.batch import BatchResult, score_table
+from plausibility.query.explain import Explanation, explain
+from plausibility.scorers import DEFAULT_SCORER
+from plausibility.scorers import load_scorer as _build_scorer
+from plausibility.scoring.protocols import TripleScorer
+from plausibility.triple import Triple
+
+TripleLike = Triple | tuple[str, str, str] | Sequence[str]
+
+
+def as_triples(triples: Iterable[TripleLike]) -> list[Triple]:
+    """`Triple`s from triples or 3-sequences of words (lowercased, stripped); anything else is an error."""
+    converted = []
+    for index, item in enumerate(triples):
+        if isinstance(item, Triple):
+            converted.append(item)
+            continue
+        words = list(item) if not isinstance(item, str) else item.split()
+        if len(words) != 3 or not all(isinstance(w, str) and w.strip() for w in words):
+            raise PlausibilityError(f"item {index} ({item!r}) is not a triple; give (subject, verb, object) words")
+        converted.append(Triple(*(w.strip().lower() for w in words)))
+    return converted
+
+
+class Scorer:
+    """A loaded scorer with the CLI's verbs; itself a `TripleScorer`, so it plugs in anywhere one does."""
+
+    def __init__(self, scorer: TripleScorer, spec: str) -> None:
+        self.scorer = scorer
+        self.spec = spec
+        self.probability_mapping = scorer.probability_mapping
+
+    def __repr__(self) -> str:
+        return f"Scorer({self.spec!r})"
+
+    def score(self, triples: Iterable[TripleLike]) -> np.ndarray:
+        """The scorer's own score of each triple (higher is more plausible), input order."""
+        return np.asarray(self.scorer.score(as_triples(triples)), dtype=np.float64)
+
+    def to_probability(self, scores: np.ndarray) -> np.ndarray:
+        return self.scorer.to_probability(scores)
+
+    def probability(self, triples: Iterable[TripleLike]) -> np.ndarray:
+        """Scores mapped into [0, 1] by the scorer's `probability_mapping`."""
+        return self.to_probability(self.score(triples))
+
+    def explain(self, triples: Iterable[TripleLike], top: int = 3) -> list[Explanation]:
+        """The abstraction of each event's grid that scores highest, with the best `top` of them."""
+        return explain(self.scorer, as_triples(triples), top=top)
+
+    def score_file(
+        self, source: Path | str, output: Path | str, batch_size: int = 4096, skip_invalid: bool = False
+    ) -> BatchResult:
+        """`plausibility score --input SOURCE --output OUTPUT`: streamed, order-keeping, atomic."""
+        return score_table(self.scorer, Path(source), Path(output), batch_size, skip_invalid, progress=False)
+
+
+def load_scorer(spec: str = DEFAULT_SCORER) -> Scorer:
+    """The scorer a SPEC names (`ngram`, `zero-shot:gpt2`, `conceptmax:<SPEC>`, `runs/x/last.ckpt`, ...)."""
+    return Scorer(_build_scorer(spec), spec)

@@ -1,0 +1,78 @@
+"""Why an event scores as it does: the abstraction of its grid that any scorer finds most plausible."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from plausibility.evaluation.grids import score_grids
+from plausibility.lexicon.abstractions import Abstractor
+from plausibility.models.concept_max import ConceptMax
+from plausibility.models.training_lexicon import TrainingLexicon
+from plausibility.scoring.protocols import TripleScorer
+from plausibility.triple import Triple
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """An event's own probability, the arg-max abstraction of its grid, and the best few, highest first.
+
+    `subject_in_wordnet` / `object_in_wordnet` are False for a word WordNet lacks: such a slot keeps the
+    surface word alone, so the explanation can only abstract the other slot.
+    """
+
+    event: Triple
+    probability: float
+    best: Triple
+    best_probability: float
+    top: tuple[tuple[Triple, float], ...]
+    subject_in_wordnet: bool
+    object_in_wordnet: bool
+
+
+def grid_source(scorer: TripleScorer) -> tuple[TripleScorer, Abstractor]:
+    """The scorer whose grid is searched and the abstractor that lays it out (a model's own, if it has one)."""
+    if isinstance(scorer, ConceptMax):
+        return scorer.scorer, scorer.abstractor
+    lexicon = getattr(scorer, "lexicon", None) or TrainingLexicon()
+    return scorer, lexicon.abstractor
+
+
+def explain(scorer: TripleScorer, triples: Sequence[Triple], top: int = 3) -> list[Explanation]:
+    """Score every abstraction of each event once (deduplicated across events) and rank them, input order."""
+    inner, abstractor = grid_source(scorer)
+    grids = abstractor.grids(triples)
+    scored, _ = score_grids(inner, grids)
+    explanations = []
+    for scored_grid in scored:
+        grid = scored_grid.grid
+        cells = grid.triples()
+        probabilities = scored_grid.probabilities.ravel()
+        # Stable sort on the negated values: ties go to the most general abstraction, as row-major order lists it.
+        order = np.argsort(-probabilities, kind="stable")
+        explanations.append(
+            Explanation(
+                event=grid.event,
+                probability=float(probabilities[cells.index(grid.event)]),
+                best=cells[order[0]],
+                best_probability=float(probabilities[order[0]]),
+                top=tuple((cells[i], float(probabilities[i])) for i in order[:top]),
+                subject_in_wordnet=grid.subject_depths[-1] > 0,
+                object_in_wordnet=grid.object_depths[-1] > 0,
+            )
+        )
+    return explanations
+
+
+class ExplanationColumns:
+    """An annotator adding the arg-max abstraction of each triple and its probability to a scored table."""
+
+    def __init__(self, scorer: TripleScorer) -> None:
+        self.scorer = scorer
+
+    def __call__(self, triples: Sequence[Triple]) -> dict[str, list[object]]:
+        explanations = explain(self.scorer, triples, top=1)
+        return {
+            "abstraction": [str(e.best) for e in explanations],
+            "abstraction_probability": [e.best_probability for e in explanations],
+        }

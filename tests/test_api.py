@@ -1,0 +1,34 @@
+"""The Python API mirrors the CLI and accepts plain tuples."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import plausibility
+from plausibility.errors import PlausibilityError
+from plausibility.triple import Triple
+
+
+def test_load_scorer_accepts_tuples_and_matches_triples(fixtures: Path) -> None:
+    scorer = plausibility.load_scorer(f"ngram:{fixtures / 'ngram_triples.tsv'}")
+    from_tuples = scorer.score([("person", "eat", "food"), ("Dog", "chase", "cat")])
+    from_triples = scorer.scorer.score([Triple("person", "eat", "food"), Triple("dog", "chase", "cat")])
+    np.testing.assert_array_equal(from_tuples, from_triples)
+    assert np.all((scorer.probability([("person", "eat", "food")]) >= 0) & (scorer.probability([("a", "b", "c")]) <= 1))
+    assert scorer.explain([("person", "eat", "food")])[0].event == Triple("person", "eat", "food")
+
+
+def test_score_file_matches_the_cli_path(fixtures: Path, tmp_path: Path) -> None:
+    scorer = plausibility.load_scorer(f"ngram:{fixtures / 'ngram_triples.tsv'}")
+    source = tmp_path / "in.csv"
+    source.write_text("subject,verb,object\nperson,eat,food\n")
+    result = scorer.score_file(source, tmp_path / "out.csv")
+    assert pd.read_csv(result.output)["score"].tolist() == pytest.approx(scorer.score([("person", "eat", "food")]))
+
+
+def test_non_triples_are_rejected_with_their_position(fixtures: Path) -> None:
+    scorer = plausibility.load_scorer(f"ngram:{fixtures / 'ngram_triples.tsv'}")
+    with pytest.raises(PlausibilityError, match=r"item 1 \(\('dog', 'bark'\)\) is not a triple"):
+        scorer.score([("person", "eat", "food"), ("dog", "bark")])
