@@ -1,6 +1,5 @@
 """Resnik's class-based selectional association over WordNet noun classes (thesis section 2.4.3)."""
 
-import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -8,8 +7,11 @@ from functools import cache
 from pathlib import Path
 
 import numpy as np
+from scipy import sparse
 
 from plausibility.triple import Triple
+
+MIN_STRENGTH = 1e-9  # nats; below it a verb counts as showing no preference
 
 # noun -> one hypernym chain per sense (class names, root first, the sense's own synset last); () if the noun
 # is in no class.
@@ -35,19 +37,38 @@ class SlotAssociation:
     """Selectional association `A(v, c)` of each verb with the classes seen in one argument slot.
 
     Attributes:
-        association: verb -> class -> `A(v, c)`; a class absent for a verb has `P(c|v) = 0`, hence `A = 0`.
+        verbs: verb -> row of `association`.
+        classes: class name -> column of `association`.
+        association: (n_verbs, n_classes) sparse `A(v, c)`; an absent entry has `P(c|v) = 0`, hence `A = 0`.
         strength: verb -> selectional preference strength `S(v)` in nats.
     """
 
-    association: dict[str, dict[str, float]]
+    verbs: dict[str, int]
+    classes: dict[str, int]
+    association: sparse.csr_array
     strength: dict[str, float]
+
+    def row(self, verb: str) -> dict[str, float]:
+        """Every class the verb was seen with, and its association (0 for a verb with no preference)."""
+        if verb not in self.verbs:
+            return {}
+        names = list(self.classes)
+        start, stop = self.association.indptr[self.verbs[verb]], self.association.indptr[self.verbs[verb] + 1]
+        columns, values = self.association.indices[start:stop], self.association.data[start:stop]
+        return {names[column]: float(value) for column, value in zip(columns, values, strict=True)}
 
     def plausibility(self, verb: str, chains: Sequence[Sequence[str]]) -> float:
         """`max A(v, c)` over every class on any chain of the argument; 0 without evidence (see `fit_slot`)."""
-        row = self.association.get(verb)
-        if row is None or not chains:
+        if verb not in self.verbs or not chains:
             return 0.0
-        return max(row.get(name, 0.0) for chain in chains for name in chain)
+        start, stop = self.association.indptr[self.verbs[verb]], self.association.indptr[self.verbs[verb] + 1]
+        columns, values = self.association.indices[start:stop], self.association.data[start:stop]
+        wanted = np.array(sorted({self.classes.get(name, -1) for chain in chains for name in chain}))
+        found = np.searchsorted(columns, wanted)  # canonical CSR: each row's columns are sorted
+        hit = found < len(columns)
+        hit[hit] = columns[found[hit]] == wanted[hit]
+        best = float(values[found[hit]].max()) if hit.any() else 0.0
+        return best if hit.all() else max(best, 0.0)  # a class never seen with the verb has A = 0
 
 
 def fit_slot(counts: Iterable[tuple[str, str, int]], sense_chains: SenseChains) -> SlotAssociation:
@@ -58,35 +79,43 @@ def fit_slot(counts: Iterable[tuple[str, str, int]], sense_chains: SenseChains) 
     `S(v) = Σ_c P(c|v) log(P(c|v) / P(c))` (thesis eq. 2.8) and `A(v, c) = P(c|v) log(P(c|v) / P(c)) / S(v)`
     (eq. 2.9). Nouns in no class (not WordNet nouns) are left out of every count. Classes nest, so `S(v)` is
     not a true KL divergence and can come out zero or negative for a verb whose arguments follow the prior;
-    such a verb shows no preference and gets `A = 0` everywhere.
+    such a verb (`S(v) <= MIN_STRENGTH`) shows no preference and gets `A = 0` everywhere.
     """
     pairs: dict[tuple[str, str], int] = defaultdict(int)
-    for verb, noun, count in counts:  # many subjects share one (verb, object): spread each pair once
+    for verb, noun, count in counts:
         pairs[verb, noun] += count
-    by_verb: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-    prior: dict[str, float] = defaultdict(float)
-    verb_totals: dict[str, float] = defaultdict(float)
-    shares = cache(lambda noun: class_shares(sense_chains(noun)))
-    for (verb, noun), count in pairs.items():
-        noun_shares = shares(noun)
-        if not noun_shares:
+    nouns: dict[str, int] = {}
+    classes: dict[str, int] = {}
+    share_rows, share_columns, share_values = [], [], []
+    for noun in sorted({noun for _, noun in pairs}):
+        shares = class_shares(sense_chains(noun))
+        if not shares:
             continue
-        verb_totals[verb] += count
-        for name, share in noun_shares.items():
-            by_verb[verb][name] += count * share
-            prior[name] += count * share
-    total = sum(verb_totals.values())
-    association: dict[str, dict[str, float]] = {}
-    strength: dict[str, float] = {}
-    for verb, frequencies in by_verb.items():
-        terms = {}
-        for name, frequency in frequencies.items():
-            conditional = frequency / verb_totals[verb]
-            terms[name] = conditional * math.log(conditional / (prior[name] / total))
-        strength[verb] = math.fsum(terms.values())
-        if strength[verb] > 0:
-            association[verb] = {name: term / strength[verb] for name, term in terms.items()}
-    return SlotAssociation(association, strength)
+        nouns[noun] = len(nouns)
+        for name, share in shares.items():
+            share_rows.append(nouns[noun])
+            share_columns.append(classes.setdefault(name, len(classes)))
+            share_values.append(share)
+    kept = [(verb, noun, count) for (verb, noun), count in pairs.items() if noun in nouns]
+    verbs = {verb: row for row, verb in enumerate(sorted({verb for verb, _, _ in kept}))}
+    shares = sparse.csr_array((share_values, (share_rows, share_columns)), shape=(len(nouns), len(classes)))
+    pair_counts = sparse.csr_array(
+        ([float(count) for *_, count in kept], ([verbs[v] for v, _, _ in kept], [nouns[n] for _, n, _ in kept])),
+        shape=(len(verbs), len(nouns)),
+    )
+    frequencies = (pair_counts @ shares).tocoo()  # f(v, c), (n_verbs, n_classes)
+    verb_totals = np.asarray(pair_counts.sum(axis=1)).ravel()  # f(v)
+    prior = np.asarray(frequencies.sum(axis=0)).ravel() / max(verb_totals.sum(), 1.0)  # P(c)
+    conditional = frequencies.data / verb_totals[frequencies.row]  # P(c|v) on the seen (v, c)
+    terms = conditional * np.log(conditional / prior[frequencies.col])
+    strength = np.bincount(frequencies.row, weights=terms, minlength=len(verbs))
+    # S(v) of a verb that follows the prior is 0 up to rounding; dividing rounding noise would blow A up
+    preferring = strength[frequencies.row] > MIN_STRENGTH
+    rows, columns = frequencies.row[preferring], frequencies.col[preferring]
+    values = terms[preferring] / strength[rows]
+    association = sparse.csr_array((values, (rows, columns)), shape=(len(verbs), len(classes)))
+    association.sort_indices()
+    return SlotAssociation(verbs, classes, association, {verb: float(strength[row]) for verb, row in verbs.items()})
 
 
 class ResnikScorer:
