@@ -199,3 +199,22 @@ def test_report_command_writes_the_tables(tmp_path: Path, capsys: pytest.Capture
     assert main(["report", "--output", str(tmp_path / "bad"), "--model", "nonsense", "--no-runs"]) == 1
     assert "plausibility report: error: unknown model 'nonsense'" in capsys.readouterr().err
     assert not (tmp_path / "bad").exists()
+
+
+def test_trained_runs_are_found_with_their_best_checkpoint(tmp_path: Path) -> None:
+    import torch
+
+    from plausibility.cli.report import run_checkpoints
+
+    def save(path: Path, class_path: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        torch.save({"hyper_parameters": {"net": {"class_path": class_path}}, "state_dict": {}}, path)
+
+    save(tmp_path / "roberta" / "checkpoints" / "last.ckpt", "plausibility.models.components.classifier.X")
+    save(tmp_path / "roberta" / "checkpoints" / "epoch=0-step=9.ckpt", "plausibility.models.components.classifier.X")
+    save(tmp_path / "glove_mlp" / "checkpoints" / "last.ckpt", "plausibility.baselines.glove_mlp.GloveMlpNet")
+    (tmp_path / "empty" / "checkpoints").mkdir(parents=True)
+    assert run_checkpoints(tmp_path) == [
+        ModelRequest("glove_mlp", f"glove-mlp:{tmp_path / 'glove_mlp' / 'checkpoints' / 'last.ckpt'}"),
+        ModelRequest("roberta", str(tmp_path / "roberta" / "checkpoints" / "epoch=0-step=9.ckpt")),
+    ]
