@@ -1,11 +1,14 @@
 """Resnik's selectional association on a toy hierarchy with hand-computed values."""
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from plausibility.baselines.resnik import ResnikScorer, class_shares, fit_slot
+from plausibility.errors import ResourceMissingError
+from plausibility.scorers import load_scorer
 from plausibility.scoring.protocols import TripleScorer
 from plausibility.triple import Triple
 
@@ -99,3 +102,14 @@ def test_scorer_sums_the_subject_and_object_slots() -> None:
     scores = scorer.score([Triple("cook", "eat", "apple"), Triple("knife", "eat", "apple"), Triple("x", "fly", "y")])
     np.testing.assert_allclose(scores, [subject_eat + 0.5, 0.0 + 0.5, 0.0])
     np.testing.assert_allclose(scorer.to_probability(np.array([0.0, 1.0])), [0.5, 1 / (1 + math.exp(-1))])
+
+
+def test_resnik_spec_reads_a_triples_file_and_scores_with_wordnet(tmp_path: Path) -> None:
+    path = tmp_path / "triples.tsv"
+    path.write_text("subject\tverb\tobject\tcount\nperson\teat\tapple\t3\nperson\teat\tbread\t2\ndog\tchase\tcat\t4\n")
+    scorer = load_scorer(f"resnik:{path}")
+    scores = scorer.score([Triple("man", "eat", "pear"), Triple("man", "eat", "idea"), Triple("man", "fly", "pear")])
+    assert scores[0] > scores[1] > 0.0  # a pear is food, as apples and bread are; an idea is not
+    assert scores[2] == 0.0  # an unseen verb
+    with pytest.raises(ResourceMissingError, match="no such triples file"):
+        load_scorer(f"resnik:{tmp_path / 'missing.parquet'}")

@@ -169,9 +169,9 @@ def wordnet_sense_chains() -> SenseChains:
 
 
 def load_resnik(argument: str | None) -> ResnikScorer:
-    """SPEC `resnik` (the bundled training triples) or `resnik:<triples.parquet>`."""
-    from plausibility.corpus.tables import read_triples
+    """SPEC `resnik` (the bundled training triples) or `resnik:<triples.parquet|.tsv>`."""
+    from plausibility.baselines.ngram import read_counts
     from plausibility.resources import data_dir
 
     path = Path(argument) if argument else data_dir() / "training" / "triples.parquet"
-    return ResnikScorer.fit(read_triples(path), wordnet_sense_chains())
+    return ResnikScorer.fit(read_counts(path), wordnet_sense_chains())
