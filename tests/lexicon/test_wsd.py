@@ -1,6 +1,8 @@
+import numpy as np
 import pytest
 
 from plausibility.errors import UnknownNameError
+from plausibility.lexicon.table import unpack_strings
 from plausibility.lexicon.wsd import Disambiguator, disambiguate
 from plausibility.triple import Triple
 
@@ -17,7 +19,8 @@ def test_unknown_method_lists_the_known_ones(hierarchy):
 
 
 @pytest.mark.integration
-def test_gloss_uses_the_context_where_mfs_cannot(hierarchy):
+def test_gloss_uses_the_context_where_mfs_cannot(hierarchy, tmp_path, monkeypatch):
+    monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path))
     gloss = Disambiguator(hierarchy, "gloss")
     swing, eat, unknown = gloss(
         [Triple("player", "swing", "bat"), Triple("bat", "eat", "insect"), Triple("xyzzy", "eat", "insect")]
@@ -28,3 +31,9 @@ def test_gloss_uses_the_context_where_mfs_cannot(hierarchy):
     assert disambiguate(Triple("player", "swing", "bat"), hierarchy, "mfs")[1] != swing[1]
     for subject, obj in (swing, eat):
         assert ".n." in subject and ".n." in obj
+    # the gloss vectors went to the cache, and a new disambiguator reading them chooses the same senses
+    with np.load(gloss.gloss_cache_path, allow_pickle=False) as cached:
+        assert unpack_strings(cached["synsets"]) == tuple(
+            sorted({*hierarchy.senses("bat"), *hierarchy.senses("player"), *hierarchy.senses("insect")})
+        )
+    assert Disambiguator(hierarchy, "gloss")([Triple("player", "swing", "bat")]) == [swing]

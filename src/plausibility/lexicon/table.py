@@ -112,48 +112,53 @@ def build_table(wordnet: "WordNetCorpusReader") -> NounTable:
     )
 
 
-def _pack(strings: Iterable[str]) -> np.ndarray:
+def pack_strings(strings: Iterable[str]) -> np.ndarray:
     """Strings as one newline-joined UTF-8 byte array (none contains a newline), so no pickle is needed."""
     return np.frombuffer("\n".join(strings).encode("utf-8"), dtype=np.uint8)
 
 
-def _unpack(packed: np.ndarray) -> tuple[str, ...]:
+def unpack_strings(packed: np.ndarray) -> tuple[str, ...]:
     return tuple(packed.tobytes().decode("utf-8").split("\n"))
 
 
-def save_table(table: NounTable, path: Path) -> None:
-    """Write `table` to `path` (.npz) through a temporary file, so readers never see half a table."""
+def save_arrays(path: Path, **arrays: np.ndarray) -> None:
+    """Write arrays to `path` (.npz) through a temporary file, so readers never see half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, staging = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as stream:
-            np.savez(
-                stream,
-                synsets=_pack(table.synsets),
-                parents=table.parents,
-                depths=table.depths,
-                lemma_starts=table.lemma_starts,
-                lemmas=_pack(table.lemmas),
-                words=_pack(table.words),
-                sense_starts=table.sense_starts,
-                senses=table.senses,
-            )
+            np.savez(stream, **arrays)
         os.replace(staging, path)
     except BaseException:
         Path(staging).unlink(missing_ok=True)
         raise
 
 
+def save_table(table: NounTable, path: Path) -> None:
+    """Write `table` to `path` (.npz), atomically."""
+    save_arrays(
+        path,
+        synsets=pack_strings(table.synsets),
+        parents=table.parents,
+        depths=table.depths,
+        lemma_starts=table.lemma_starts,
+        lemmas=pack_strings(table.lemmas),
+        words=pack_strings(table.words),
+        sense_starts=table.sense_starts,
+        senses=table.senses,
+    )
+
+
 def read_table(path: Path) -> NounTable:
     """Read a table written by `save_table` (plain arrays; pickled objects are refused)."""
     with np.load(path, allow_pickle=False) as arrays:
         return NounTable(
-            synsets=_unpack(arrays["synsets"]),
+            synsets=unpack_strings(arrays["synsets"]),
             parents=arrays["parents"],
             depths=arrays["depths"],
             lemma_starts=arrays["lemma_starts"],
-            lemmas=_unpack(arrays["lemmas"]),
-            words=_unpack(arrays["words"]),
+            lemmas=unpack_strings(arrays["lemmas"]),
+            words=unpack_strings(arrays["words"]),
             sense_starts=arrays["sense_starts"],
             senses=arrays["senses"],
         )

@@ -1,17 +1,22 @@
 """Word-sense disambiguation of a triple's subject and object: most frequent sense, or gloss similarity."""
 
+import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Literal, get_args
 
 import numpy as np
 
 from plausibility.errors import UnknownNameError
 from plausibility.lexicon.hierarchy import Hierarchy
-from plausibility.resources import DEFAULT_ENCODER, load_encoder, load_wordnet
+from plausibility.lexicon.table import pack_strings, save_arrays, unpack_strings
+from plausibility.resources import DEFAULT_ENCODER, cache_dir, load_encoder, load_wordnet
 from plausibility.triple import Triple
 
 WsdMethod = Literal["mfs", "gloss"]
 WSD_METHODS: tuple[str, ...] = get_args(WsdMethod)
+# Bump when `gloss_text` or the pooling changes, so cached gloss vectors are recomputed.
+GLOSS_VERSION = 1
 
 Senses = tuple[str | None, str | None]
 
@@ -23,26 +28,36 @@ class GlossEncoder:
     sentences, so cosine similarity between a context and a gloss is meaningful without fine-tuning.
     """
 
-    def __init__(self, encoder: str = DEFAULT_ENCODER, batch_size: int = 64) -> None:
+    def __init__(self, encoder: str = DEFAULT_ENCODER, batch_size: int = 64, max_tokens: int = 64) -> None:
         self.tokenizer, self.model = load_encoder(encoder)
         self.model.eval()
         self.batch_size = batch_size
+        self.max_tokens = max_tokens
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed each text; shape (len(texts), hidden), rows of length 1, input order."""
+        """Embed each text; shape (len(texts), hidden), rows of length 1, input order.
+
+        Texts are batched by length (less padding) and cut at `max_tokens`: a gloss's first words carry it.
+        """
         import torch
 
-        chunks = []
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        vectors = np.zeros((len(texts), self.model.config.hidden_size))
         with torch.inference_mode():
-            for start in range(0, len(texts), self.batch_size):
+            for start in range(0, len(order), self.batch_size):
+                rows = order[start : start + self.batch_size]
                 batch = self.tokenizer(
-                    list(texts[start : start + self.batch_size]), padding=True, truncation=True, return_tensors="pt"
+                    [texts[i] for i in rows],
+                    padding=True,
+                    truncation=True,
+                    max_length=self.max_tokens,
+                    return_tensors="pt",
                 )
                 hidden = self.model(**batch).last_hidden_state  # (batch, tokens, hidden)
                 mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)  # (batch, tokens, 1)
                 pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1.0)  # (batch, hidden)
-                chunks.append(torch.nn.functional.normalize(pooled, dim=-1).numpy())
-        return np.concatenate(chunks).astype(np.float64) if chunks else np.zeros((0, 0))
+                vectors[rows] = torch.nn.functional.normalize(pooled, dim=-1).numpy()
+        return vectors
 
 
 def gloss_text(synset: str) -> str:
@@ -58,7 +73,8 @@ class Disambiguator:
     `mfs` takes WordNet's first sense. `gloss` embeds the triple as text ("bat eat insect") and every
     noun sense's gloss with the encoder, and takes the sense whose gloss is most similar (cosine; ties go
     to the more frequent sense). Gloss vectors are kept, so senses shared by many events are embedded
-    once. The thesis used BERT-WSD, which has no offline release; this is our stand-in, not its method.
+    once, and cached on disk per encoder (`gloss_cache_path`). The thesis used BERT-WSD, which has no
+    offline release; this is our stand-in, not its method.
 
     Args:
         hierarchy: where senses come from.
@@ -73,7 +89,13 @@ class Disambiguator:
         self.method = method
         self.encoder_name = encoder
         self._encoder: GlossEncoder | None = None
-        self._gloss_vectors: dict[str, np.ndarray] = {}
+        self._gloss_vectors: dict[str, np.ndarray] | None = None
+
+    @property
+    def gloss_cache_path(self) -> Path:
+        """Where the gloss vectors of this encoder are kept between runs."""
+        slug = re.sub(r"[^A-Za-z0-9.]+", "-", self.encoder_name).strip("-")
+        return cache_dir() / "lexicon" / f"glosses-{slug}-v{GLOSS_VERSION}.npz"
 
     def __call__(self, triples: Sequence[Triple]) -> list[Senses]:
         """The (subject, object) synsets of each triple, in input order; None for a word WordNet lacks."""
@@ -85,24 +107,46 @@ class Disambiguator:
         senses = self.hierarchy.senses(word)
         return senses[0] if senses else None
 
-    def _by_gloss(self, triples: Sequence[Triple]) -> list[Senses]:
+    def _glosses(self, senses: set[str]) -> dict[str, np.ndarray]:
+        """Vectors of all `senses`: from memory, then the disk cache, embedding (and caching) the rest."""
+        if self._gloss_vectors is None:
+            self._gloss_vectors = {}
+            if self.gloss_cache_path.is_file():
+                with np.load(self.gloss_cache_path, allow_pickle=False) as cached:
+                    self._gloss_vectors = dict(zip(unpack_strings(cached["synsets"]), cached["vectors"], strict=True))
+        new = sorted(senses - self._gloss_vectors.keys())
+        if new:
+            # float32 in memory as on disk: a fresh and a cached run must break near-ties the same way
+            fresh = self._embed([gloss_text(s) for s in new]).astype(np.float32)
+            self._gloss_vectors.update(zip(new, fresh, strict=True))
+            names = sorted(self._gloss_vectors)
+            vectors = np.stack([self._gloss_vectors[name] for name in names])
+            save_arrays(self.gloss_cache_path, synsets=pack_strings(names), vectors=vectors)
+        return self._gloss_vectors
+
+    def _embed(self, texts: Sequence[str]) -> np.ndarray:
         if self._encoder is None:
             self._encoder = GlossEncoder(self.encoder_name)
-        contexts = sorted({str(t) for t in triples})
-        context_vectors = dict(zip(contexts, self._encoder.encode(contexts), strict=True))
+        return self._encoder.encode(texts)
+
+    def _by_gloss(self, triples: Sequence[Triple]) -> list[Senses]:
         candidates = {sense for t in triples for word in (t.subject, t.object) for sense in self.hierarchy.senses(word)}
-        new = sorted(candidates - self._gloss_vectors.keys())
-        self._gloss_vectors.update(zip(new, self._encoder.encode([gloss_text(s) for s in new]), strict=True))
+        glosses = self._glosses(candidates)
+        contexts = sorted({str(t) for t in triples})
+        context_vectors = dict(zip(contexts, self._embed(contexts), strict=True))
         return [
-            (self._closest(t.subject, context_vectors[str(t)]), self._closest(t.object, context_vectors[str(t)]))
+            (
+                self._closest(t.subject, context_vectors[str(t)], glosses),
+                self._closest(t.object, context_vectors[str(t)], glosses),
+            )
             for t in triples
         ]
 
-    def _closest(self, word: str, context: np.ndarray) -> str | None:
+    def _closest(self, word: str, context: np.ndarray, glosses: dict[str, np.ndarray]) -> str | None:
         senses = self.hierarchy.senses(word)
         if not senses:
             return None
-        similarities = [float(self._gloss_vectors[sense] @ context) for sense in senses]
+        similarities = [float(glosses[sense] @ context) for sense in senses]
         return senses[int(np.argmax(similarities))]  # argmax keeps the first of equal values
 
 
