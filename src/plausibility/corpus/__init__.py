@@ -1,0 +1,1 @@
+"""Raw text to subject-verb-object triples: readers, parsers, the extraction rule, filters, negatives."""

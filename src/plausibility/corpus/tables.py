@@ -1,0 +1,75 @@
+"""The Parquet and JSON artefacts of extraction, each written once and atomically."""
+
+import json
+import os
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from plausibility.errors import DataFormatError, ResourceMissingError
+from plausibility.triple import Triple
+
+TRIPLE_COLUMNS = ("subject", "verb", "object")
+NEGATIVE_COLUMNS = ("negative_subject", "negative_verb", "negative_object")
+
+
+def _replace_atomically(path: Path, write: Callable[[Path], None]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(handle)
+    try:
+        write(Path(temporary))
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def write_json(path: Path, content: Mapping[str, object]) -> None:
+    """Write `content` as indented JSON, atomically."""
+    _replace_atomically(path, lambda temporary: temporary.write_text(json.dumps(content, indent=2) + "\n"))
+
+
+def _write_table(path: Path, table: pa.Table) -> None:
+    # Dictionary encoding suits the few thousand distinct lemmas repeated over many rows.
+    _replace_atomically(
+        path, lambda temporary: pq.write_table(table, temporary, compression="zstd", use_dictionary=True)
+    )
+
+
+def write_triples(path: Path, counts: Mapping[Triple, int]) -> None:
+    """Columns `subject, verb, object` (str) and `count` (int64), sorted by (subject, verb, object)."""
+    ordered = sorted(counts, key=lambda triple: (triple.subject, triple.verb, triple.object))
+    columns = {name: [getattr(triple, name) for triple in ordered] for name in TRIPLE_COLUMNS}
+    table = pa.table(
+        {
+            **{name: pa.array(values, pa.string()) for name, values in columns.items()},
+            "count": pa.array([counts[triple] for triple in ordered], pa.int64()),
+        }
+    )
+    _write_table(path, table)
+
+
+def read_triples(path: Path) -> dict[Triple, int]:
+    """The counts of a triples file written by `write_triples`."""
+    if not path.is_file():
+        raise ResourceMissingError(f"{path}: no such file; run `plausibility extract` to write it")
+    table = pq.read_table(path)
+    missing = [name for name in (*TRIPLE_COLUMNS, "count") if name not in table.column_names]
+    if missing:
+        raise DataFormatError(f"{path}: missing columns {', '.join(missing)}; expected subject, verb, object, count")
+    rows = zip(*(table.column(name).to_pylist() for name in (*TRIPLE_COLUMNS, "count")), strict=True)
+    return {Triple(subject, verb, obj): count for subject, verb, obj, count in rows}
+
+
+def write_pairs(path: Path, events: Sequence[Triple], negatives: Sequence[Triple]) -> None:
+    """Training pairs: the attested event's columns, then `negative_subject, negative_verb, negative_object`."""
+    columns = {name: [getattr(event, name) for event in events] for name in TRIPLE_COLUMNS}
+    columns |= {
+        negative: [getattr(event, name) for event in negatives]
+        for negative, name in zip(NEGATIVE_COLUMNS, TRIPLE_COLUMNS, strict=True)
+    }
+    _write_table(path, pa.table({name: pa.array(values, pa.string()) for name, values in columns.items()}))
