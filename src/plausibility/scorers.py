@@ -31,7 +31,8 @@ def _call(target: str, argument: str | None) -> TripleScorer:
 def load_scorer(spec: str) -> TripleScorer:
     """Build the scorer a SPEC names; unknown names fail with the list of known ones."""
     spec = spec.strip()
-    if spec.endswith(".ckpt"):
+    # `glove-mlp:<path>.ckpt` and `conceptmax:<path>.ckpt` name a factory, not a checkpoint path
+    if spec.endswith(".ckpt") and spec.partition(":")[0] not in FACTORIES:
         if not Path(spec).is_file():
             raise ResourceMissingError(f"{spec}: no such checkpoint; train one with `plausibility fit`")
         return _call(CHECKPOINT_FACTORY, spec)

@@ -13,6 +13,7 @@ from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.models.datamodule import PairsDataModule
 from plausibility.models.system import PlausibilityModule
 from plausibility.resources import load_glove
+from plausibility.scorers import load_scorer
 from plausibility.triple import Triple
 
 CONFIG = Path(__file__).parents[2] / "configs" / "models" / "glove_mlp.yaml"
@@ -57,7 +58,7 @@ def test_training_steps_lower_the_loss_and_the_checkpoint_scores_the_same(pairs:
     cli.trainer.save_checkpoint(path)
     events = [Triple("dog", "eat", "bone"), Triple("stone", "eat", "dog"), Triple("zebra", "chase", "qwzxy")]
     expected = cli.model.scorer().score(events)
-    reloaded = load_glove_mlp(str(path))
+    reloaded = load_scorer(f"glove-mlp:{path}")
     np.testing.assert_allclose(reloaded.score(events), expected, rtol=1e-6)
     np.testing.assert_allclose(reloaded.score(events[::-1]), expected[::-1], rtol=1e-6)  # batch order
 
