@@ -16,7 +16,7 @@ def save_heatmap(scored: ScoredGrid, path: Path, title: str | None = None) -> Pa
 
     grid, values = scored.grid, scored.probabilities
     rows, columns = values.shape
-    figure, axes = plt.subplots(figsize=(1.2 + 0.9 * columns, 1.0 + 0.5 * rows), layout="constrained")
+    figure, axes = plt.subplots(figsize=(2.5 + 0.9 * columns, 2.2 + 0.45 * rows), layout="constrained")
     image = axes.imshow(values, cmap="viridis", vmin=0.0, vmax=max(float(values.max()), 1e-12), aspect="auto")
     for i in range(rows):
         for j in range(columns):
@@ -25,8 +25,8 @@ def save_heatmap(scored: ScoredGrid, path: Path, title: str | None = None) -> Pa
             axes.text(j, i, f"{values[i, j]:.2g}", ha="center", va="center", color=colour, fontsize=8)
     axes.set_xticks(range(columns), grid.objects, rotation=45, ha="right")
     axes.set_yticks(range(rows), grid.subjects)
-    axes.set_xlabel(f"object abstractions ({grid.event.object})")
-    axes.set_ylabel(f"subject abstractions ({grid.event.subject})")
+    axes.set_xlabel(f"object: {grid.event.object}")
+    axes.set_ylabel(f"subject: {grid.event.subject}")
     axes.set_title(title or str(grid.event))
     figure.colorbar(image, ax=axes, label="probability")
     path.parent.mkdir(parents=True, exist_ok=True)
