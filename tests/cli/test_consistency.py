@@ -5,6 +5,7 @@ import pytest
 from plausibility.cli import main
 
 
+@pytest.mark.slow
 def test_consistency_writes_report_and_heatmaps(fixtures, tmp_path, capsys):
     output = tmp_path / "run"
     code = main(
