@@ -1,0 +1,72 @@
+"""`plausibility evaluate` on a tiny trained checkpoint: metrics.json, score dumps, subsets and errors."""
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from plausibility.cli import main
+from plausibility.cli.train import TrainingCLI
+from plausibility.evaluation.datasets import load_plausibility_set
+from plausibility.evaluation.metrics import roc_auc
+from plausibility.models.checkpoint import load_checkpoint_scorer
+from plausibility.models.datamodule import PairsDataModule
+from plausibility.models.system import PlausibilityModule
+
+CONFIGS = Path(__file__).parents[2] / "configs" / "models"
+
+
+@pytest.fixture(scope="module")
+def checkpoint(roberta_backbone: str, tmp_path_factory: pytest.TempPathFactory) -> str:
+    folder = tmp_path_factory.mktemp("evaluate")
+    pairs = Path(__file__).parents[1] / "fixtures" / "training" / "pairs.parquet"
+    previous = Path.cwd()
+    os.chdir(folder)
+    try:
+        TrainingCLI(
+            PlausibilityModule,
+            PairsDataModule,
+            args=[
+                "fit",
+                f"--config={CONFIGS / 'roberta.yaml'}",
+                f"--model.net.init_args.backbone={roberta_backbone}",
+                f"--data.pairs={pairs}",
+                "--trainer.max_steps=1",
+                "--trainer.limit_val_batches=0",
+                "--trainer.enable_progress_bar=false",
+            ],
+        )
+    finally:
+        os.chdir(previous)
+    return str(folder / "runs" / "roberta" / "checkpoints" / "last.ckpt")
+
+
+def test_evaluate_writes_the_auc_of_every_selected_half(checkpoint: str, tmp_path: Path) -> None:
+    dump = tmp_path / "scores.tsv"
+    arguments = ["--datasets", "pep3k", "--splits", "valid", "--dump-scores", str(dump)]
+    assert main(["evaluate", "--model", checkpoint, "--output", str(tmp_path / "out"), *arguments]) == 0
+    metrics = json.loads((tmp_path / "out" / "metrics.json").read_text())
+    events = load_plausibility_set("pep3k", "valid")
+    scores = load_checkpoint_scorer(checkpoint).score([event.triple for event in events])
+    assert metrics["pep3k"] == {"valid": pytest.approx(roc_auc([e.label for e in events], scores), abs=1e-12)}
+    assert set(metrics) == {"pep3k", "_about"} and metrics["_about"]["model"] == checkpoint
+    lines = dump.read_text().splitlines()
+    assert lines[0] == "dataset\tsplit\tlabel\tsubject\tverb\tobject\tscore" and len(lines) == len(events) + 1
+
+
+def test_evaluate_wraps_a_checkpoint_in_concept_max(checkpoint: str, tmp_path: Path) -> None:
+    arguments = ["--datasets", "20q", "--splits", "test"]
+    assert main(["evaluate", "--model", f"conceptmax:{checkpoint}", "--output", str(tmp_path), *arguments]) == 0
+    assert set(json.loads((tmp_path / "metrics.json").read_text())["20q"]) == {"test"}
+
+
+def test_evaluate_rejects_unknown_sets_and_missing_checkpoints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["evaluate", "--model", "x.ckpt", "--output", str(tmp_path), "--datasets", "pep4k"])
+    assert "unknown dataset 'pep4k'; known: 20q, pep3k" in capsys.readouterr().err
+    assert main(["evaluate", "--model", str(tmp_path / "none.ckpt"), "--output", str(tmp_path)]) == 1
+    assert capsys.readouterr().err.strip().endswith("no such checkpoint; train one with `plausibility fit`")
+    assert not (tmp_path / "metrics.json").exists()

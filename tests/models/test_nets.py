@@ -1,0 +1,103 @@
+"""The nets on tiny random RoBERTa and BERT encoders: gradients, ConceptInject's input, batched scoring."""
+
+import pytest
+import torch
+
+from plausibility.errors import PlausibilityError
+from plausibility.lexicon.hierarchy import Concept
+from plausibility.models.components.classifier import TripleClassifier
+from plausibility.models.components.concept_inject import ConceptInjectClassifier
+from plausibility.models.scorer import NetScorer
+from plausibility.triple import Triple
+
+EVENTS = [Triple("dog", "eat", "bone"), Triple("person", "breathe", "air"), Triple("chef", "bake", "cookie")]
+ANIMAL = Concept("animal.n.01", "animal", 7)
+DOG = Concept("dog.n.01", "dog", 9)
+BONE = Concept("bone.n.01", "bone", 9)
+LIVING_THING = Concept("living_thing.n.01", "living thing", 4)
+UNSEEN = Concept("organism.n.01", "organism", 5)
+
+
+def _vocab_id(net: TripleClassifier, word: str) -> int:
+    return net.tokenizer.convert_tokens_to_ids(word)
+
+
+@pytest.mark.parametrize("net_class", [TripleClassifier, ConceptInjectClassifier])
+def test_forward_and_backward(backbone: str, net_class: type[TripleClassifier]) -> None:
+    net = net_class(backbone=backbone)
+    if isinstance(net, ConceptInjectClassifier):
+        net.add_synset_tokens([ANIMAL, DOG, BONE])
+        features = net.featurize_chains(EVENTS, [((ANIMAL, DOG), (BONE,)), ((), ()), ((), ())])
+    else:
+        features = net.featurize(EVENTS)
+    logits = net(**features)
+    assert logits.shape == (3,)
+    logits.sum().backward()
+    assert net.head.weight.grad is not None and net.head.weight.grad.abs().sum() > 0
+    assert net.encoder.get_input_embeddings().weight.grad.abs().sum() > 0
+    if isinstance(net, ConceptInjectClassifier):
+        assert net.synset_embeddings.weight.grad[:3].abs().sum(dim=1).gt(0).all()
+
+
+def test_concept_inject_input_on_a_hand_built_roberta_example(roberta_backbone: str) -> None:
+    net = ConceptInjectClassifier(backbone=roberta_backbone, max_depth=12)
+    net.add_synset_tokens([ANIMAL, DOG, BONE, LIVING_THING])
+    features = net.featurize_chains(
+        [Triple("dog", "eat", "bone"), Triple("person", "breathe", "air")],
+        [((ANIMAL, UNSEEN, DOG), (BONE,)), ((), ())],
+    )
+    word = lambda w: _vocab_id(net, w)  # noqa: E731
+    synset = net.synset_offset  # synset tokens extend the vocabulary after the encoder's own rows
+    # <s> dog eat bone </s> | animal dog (at dog's x-position) | bone (at bone's); organism is not in the inventory
+    assert features["input_ids"].tolist() == [
+        [0, word("dog"), word("eat"), word("bone"), 2, synset + 0, synset + 1, synset + 2],
+        [0, word("person"), word("breathe"), word("air"), 2, 1, 1, 1],
+    ]
+    # RoBERTa's positions start after its padding index (1); padding takes the padding index itself.
+    assert features["position_ids"].tolist() == [[2, 3, 4, 5, 6, 3, 3, 5], [2, 3, 4, 5, 6, 1, 1, 1]]
+    assert features["depths"].tolist() == [[0, 0, 0, 0, 0, 7, 9, 9], [0, 0, 0, 0, 0, 0, 0, 0]]
+    assert features["attention_mask"].tolist() == [[1] * 8, [1] * 5 + [0] * 3]
+
+
+def test_concept_inject_positions_on_bert_start_at_zero(bert_backbone: str) -> None:
+    net = ConceptInjectClassifier(backbone=bert_backbone)
+    net.add_synset_tokens([BONE])
+    features = net.featurize_chains([Triple("dog", "eat", "bone")], [((), (BONE,))])
+    assert features["position_ids"].tolist() == [[0, 1, 2, 3, 4, 3]]
+    assert features["depths"].tolist() == [[0, 0, 0, 0, 0, 9]]
+
+
+def test_synset_embeddings_start_as_the_mean_of_their_lemma_sub_tokens(roberta_backbone: str) -> None:
+    net = ConceptInjectClassifier(backbone=roberta_backbone)
+    net.add_synset_tokens([ANIMAL, LIVING_THING])
+    words = net.encoder.get_input_embeddings().weight
+    expected = (words[_vocab_id(net, "living")] + words[_vocab_id(net, "thing")]) / 2
+    torch.testing.assert_close(net.synset_embeddings.weight[1], expected)
+    torch.testing.assert_close(net.synset_embeddings.weight[0], words[_vocab_id(net, "animal")])
+    assert net.synset_index == {"animal.n.01": 0, "living_thing.n.01": 1}
+    assert net.y_positions.table.weight[0].abs().sum() == 0  # ordinary tokens get no y-term
+
+
+def test_concept_inject_without_chains_equals_the_plain_classifier(backbone: str) -> None:
+    # Explicit x-positions and the zero y-row must reproduce the encoder's own embedding path exactly.
+    net = ConceptInjectClassifier(backbone=backbone).eval()
+    features = net.featurize_chains(EVENTS, [((), ())] * len(EVENTS))
+    plain = TripleClassifier.featurize(net, EVENTS)
+    torch.testing.assert_close(features["input_ids"], plain["input_ids"])
+    with torch.no_grad():
+        torch.testing.assert_close(net(**features), TripleClassifier.forward(net, **plain))
+
+
+def test_concept_inject_rejects_a_chain_deeper_than_its_table(roberta_backbone: str) -> None:
+    net = ConceptInjectClassifier(backbone=roberta_backbone, max_depth=8)
+    net.add_synset_tokens([DOG])
+    with pytest.raises(PlausibilityError, match=r"dog.n.01 has depth 9 > max_depth 8; raise max_depth"):
+        net.featurize_chains([Triple("dog", "eat", "bone")], [((DOG,), ())])
+
+
+def test_net_scorer_batched_equals_unbatched(backbone: str) -> None:
+    scorer = NetScorer(TripleClassifier(backbone=backbone), batch_size=2)
+    together = scorer.score(EVENTS)
+    alone = [NetScorer(scorer.net, batch_size=1).score([event])[0] for event in EVENTS]
+    assert together.tolist() == pytest.approx(alone, abs=1e-5)
+    assert scorer.to_probability(together) == pytest.approx(1 / (1 + torch.exp(-torch.tensor(together))).numpy())

@@ -1,0 +1,92 @@
+"""Training through `plausibility fit` on the real configs, with only the backbone and data overridden."""
+
+import csv
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from plausibility.cli import main
+from plausibility.cli.train import TrainingCLI
+from plausibility.models.checkpoint import load_checkpoint_scorer
+from plausibility.models.datamodule import PairsDataModule
+from plausibility.models.system import PlausibilityModule
+from plausibility.triple import Triple
+
+CONFIGS = Path(__file__).parents[2] / "configs" / "models"
+EVENTS = [Triple("dog", "eat", "bone"), Triple("dentist", "breathe", "helium"), Triple("stone", "read", "milk")]
+
+
+def _arguments(config: str, backbone: str, fixtures: Path, *extra: str) -> list[str]:
+    return [
+        f"--config={CONFIGS / config}",
+        f"--model.net.init_args.backbone={backbone}",
+        f"--data.pairs={fixtures / 'training' / 'pairs.parquet'}",
+        "--data.eval_batch_size=128",
+        "--trainer.enable_progress_bar=false",
+        *extra,
+    ]
+
+
+@pytest.mark.parametrize("config", ["roberta.yaml", "concept_inject.yaml", "concept_max.yaml"])
+def test_every_config_runs_a_fast_dev_run_on_bert(
+    config: str, bert_backbone: str, fixtures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The checkpoint tests below train every config on the RoBERTa family.
+    monkeypatch.chdir(tmp_path)
+    assert main(["fit", *_arguments(config, bert_backbone, fixtures, "--trainer.fast_dev_run=true")]) == 0
+
+
+@pytest.mark.parametrize("config", ["roberta.yaml", "concept_inject.yaml", "concept_max.yaml"])
+def test_checkpoint_round_trip_gives_identical_scores(
+    config: str, roberta_backbone: str, fixtures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    steps = ["--trainer.max_steps=2", "--trainer.val_check_interval=2", "--trainer.limit_val_batches=1"]
+    cli = TrainingCLI(
+        PlausibilityModule, PairsDataModule, args=["fit", *_arguments(config, roberta_backbone, fixtures, *steps)]
+    )
+    checkpoint = next(tmp_path.glob("runs/*/checkpoints/last.ckpt"))
+    trained = cli.model.scorer()
+    loaded = load_checkpoint_scorer(str(checkpoint))
+    assert type(loaded) is type(trained)
+    assert loaded.score(EVENTS).tolist() == pytest.approx(trained.score(EVENTS).tolist(), abs=1e-6)
+    assert (tmp_path / "runs").is_dir() and any(tmp_path.glob("runs/*/logs/version_0/metrics.csv"))
+
+
+def test_resuming_from_last_checkpoint_continues_the_schedule(
+    roberta_backbone: str, fixtures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    common = ["--trainer.val_check_interval=2", "--trainer.limit_val_batches=1", "--trainer.max_epochs=3"]
+    arguments = _arguments("roberta.yaml", roberta_backbone, fixtures, *common)
+    TrainingCLI(PlausibilityModule, PairsDataModule, args=["fit", *arguments, "--trainer.max_steps=2"])
+    last = tmp_path / "runs" / "roberta" / "checkpoints" / "last.ckpt"
+    resumed = TrainingCLI(
+        PlausibilityModule, PairsDataModule, args=["fit", *arguments, "--trainer.max_steps=4", f"--ckpt_path={last}"]
+    )
+    assert resumed.trainer.global_step == 4
+    scheduler = resumed.trainer.lr_scheduler_configs[0].scheduler
+    assert scheduler.last_epoch == 4
+    # LinearLR warm-up from the config: lr 5e-5, start factor 0.01, 200 steps; four steps taken in all.
+    assert scheduler.get_last_lr()[0] == pytest.approx(5e-5 * (0.01 + 0.99 * 4 / 200))
+
+
+@pytest.mark.slow
+def test_ddp_on_two_cpu_processes(roberta_backbone: str, fixtures: Path, tmp_path: Path) -> None:
+    # `ddp` relaunches the command line in each process, so it runs as the real console command.
+    steps = ["--trainer.max_steps=3", "--trainer.val_check_interval=3"]
+    steps += ["--data.batch_size=8", "--trainer.log_every_n_steps=1"]
+    ddp = ["--trainer.strategy=ddp", "--trainer.devices=2", "--trainer.accelerator=cpu"]
+    command = [sys.executable, "-m", "plausibility", "fit", *_arguments("roberta.yaml", roberta_backbone, fixtures)]
+    environment = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONWARNINGS": "ignore"}
+    done = subprocess.run(
+        [*command, *steps, *ddp], cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=240
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    with (tmp_path / "runs" / "roberta" / "logs" / "version_0" / "metrics.csv").open() as file:
+        rows = list(csv.DictReader(file))
+    assert any(row.get("val/auc_pep3k") for row in rows) and any(row.get("val/auc_20q") for row in rows)
+    assert (tmp_path / "runs" / "roberta" / "checkpoints" / "last.ckpt").is_file()
