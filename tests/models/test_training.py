@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import torch
 
 from plausibility.cli import main
 from plausibility.cli.train import TrainingCLI
@@ -90,3 +91,19 @@ def test_ddp_on_two_cpu_processes(roberta_backbone: str, fixtures: Path, tmp_pat
         rows = list(csv.DictReader(file))
     assert any(row.get("val/auc_pep3k") for row in rows) and any(row.get("val/auc_20q") for row in rows)
     assert (tmp_path / "runs" / "roberta" / "checkpoints" / "last.ckpt").is_file()
+
+
+@pytest.mark.parametrize("model", ["roberta", "concept_inject", "concept_max"])
+def test_paper_configs_hold_the_thesis_hyperparameters(
+    model: str, roberta_backbone: str, fixtures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    cpu = ["--trainer.accelerator=cpu", "--trainer.precision=32-true", "--trainer.logger=false", "--data.num_workers=0"]
+    arguments = _arguments(f"{model}-paper.yaml", roberta_backbone, fixtures, *cpu)
+    cli = TrainingCLI(PlausibilityModule, PairsDataModule, run=False, args=arguments)
+    assert cli.config["model"]["net"]["init_args"]["backbone"] == roberta_backbone
+    optimizer = cli.model.configure_optimizers()
+    assert optimizer["optimizer"].defaults["lr"] == 2e-5 and isinstance(optimizer["optimizer"], torch.optim.Adam)
+    assert optimizer["lr_scheduler"]["scheduler"].total_iters == 10_000
+    assert cli.datamodule.batch_size == 128 and cli.trainer.max_epochs == 2
+    assert (CONFIGS / f"{model}-paper.yaml").read_text().count("backbone: roberta-base") == 1
