@@ -1,0 +1,106 @@
+"""The zero-shot baseline: a triple realised as a sentence and scored by a language model, untrained."""
+
+from collections.abc import Sequence
+from typing import Literal, cast, get_args
+
+import numpy as np
+from scipy.special import expit
+
+from plausibility.errors import DataFormatError, UnknownNameError
+from plausibility.resources import DEFAULT_CAUSAL_LM
+from plausibility.scoring import load_lm_scorer
+from plausibility.scoring.masked import MaskedLMScorer
+from plausibility.scoring.protocols import LanguageModelScorer
+from plausibility.scoring.realise import noun_phrase, realise
+from plausibility.triple import Triple
+
+ZeroShotVariant = Literal["raw", "pmi", "masked"]
+VARIANTS: tuple[str, ...] = get_args(ZeroShotVariant)
+
+_MAPPINGS = {
+    "raw": "exp of the score: the sentence's probability",
+    "pmi": "sigmoid of the score: P(sentence) / (P(sentence) + P(The s)·P(The o))",
+    "masked": "exp of the score: P(o|v)·P(s|v,o), each a geometric mean over the noun's tokens",
+}
+
+
+class ZeroShotScorer:
+    """`TripleScorer` that reads plausibility off a language model, with no training (thesis §6.4.4).
+
+    The triple is realised as "The {s} {v-3sg} the {o}." and scored, in natural log, by one of:
+
+    - `raw`: `log P(sentence)`, summed over its tokens (any LM; the causal LM's native score).
+    - `pmi`: `log P(sentence) - log P("The {s}") - log P("The {o}")`, which discounts how likely the
+      nouns are on their own, so frequent nouns no longer make any event look plausible.
+    - `masked` (the thesis's formula, masked LMs only): `log P(o | v) + log P(s | v, o)`, where
+      `P(o | v)` is read with subject and object masked and `P(s | v, o)` with only the subject masked;
+      a noun of several tokens is masked whole and its probability is the geometric mean of its tokens'.
+
+    Each distinct sentence and noun phrase is scored once per call.
+    """
+
+    def __init__(self, lm: LanguageModelScorer, variant: ZeroShotVariant = "pmi") -> None:
+        """Score with `lm` by `variant` (`raw`, `pmi`, or `masked`, which needs a `MaskedLMScorer`)."""
+        if variant not in VARIANTS:
+            raise UnknownNameError("zero-shot variant", variant, VARIANTS)
+        if variant == "masked" and not isinstance(lm, MaskedLMScorer):
+            raise DataFormatError(
+                f"the masked zero-shot formula needs a masked LM, got {type(lm).__name__}; "
+                "use the raw or pmi variant with a causal LM"
+            )
+        self.lm = lm
+        self.variant = variant
+        self.probability_mapping = _MAPPINGS[variant]
+
+    def score(self, triples: Sequence[Triple]) -> np.ndarray:
+        """Natural-log score of each triple (float64, input order); higher is more plausible."""
+        if not triples:
+            return np.empty(0, dtype=np.float64)
+        if self.variant == "masked":
+            return self._masked(triples)
+        sentences = self._text_logprobs([realise(triple).text for triple in triples])
+        scores = np.array([sentences[realise(triple).text] for triple in triples], dtype=np.float64)
+        if self.variant == "raw":
+            return scores
+        nouns = self._text_logprobs([noun_phrase(n) for triple in triples for n in (triple.subject, triple.object)])
+        return scores - np.array(
+            [nouns[noun_phrase(triple.subject)] + nouns[noun_phrase(triple.object)] for triple in triples],
+            dtype=np.float64,
+        )
+
+    def to_probability(self, scores: np.ndarray) -> np.ndarray:
+        """Scores into [0, 1]: exp for `raw` and `masked` (they are log-probabilities), sigmoid for `pmi`."""
+        return expit(scores) if self.variant == "pmi" else np.exp(scores)
+
+    def _text_logprobs(self, texts: Sequence[str]) -> dict[str, float]:
+        """`log P(text)` of each distinct text, keyed by the text."""
+        unique = list(dict.fromkeys(texts))
+        return dict(zip(unique, self.lm.text_logprob(unique).tolist(), strict=True))
+
+    def _masked(self, triples: Sequence[Triple]) -> np.ndarray:
+        lm = cast(MaskedLMScorer, self.lm)  # checked in __init__
+        realised = [realise(triple) for triple in triples]
+        texts = [r.text for r in realised]
+        # P(o | v): subject and object masked, the object's tokens scored.
+        objects = lm.masked_logprobs(texts, [[r.subject, r.object] for r in realised], [r.object for r in realised])
+        # P(s | v, o): only the subject masked and scored.
+        subjects = lm.masked_logprobs(texts, [[r.subject] for r in realised], [r.subject for r in realised])
+        # The mean of token log-probabilities is the log of their geometric mean.
+        return np.array([o.mean() + s.mean() for o, s in zip(objects, subjects, strict=True)], dtype=np.float64)
+
+
+def load_zero_shot(argument: str | None) -> ZeroShotScorer:
+    """The SPEC `zero-shot[:<lm>][@<variant>]`: `zero-shot` is the offline causal LM with the pmi variant.
+
+    `<lm>` is any causal or masked LM id or folder; the variant defaults to `pmi` for causal LMs and to
+    the thesis's `masked` formula for masked LMs (e.g. `zero-shot:roberta-base`, `zero-shot:gpt2@raw`,
+    `zero-shot:@raw` for the offline LM's raw sentence probability).
+    """
+    lm, at, variant = (argument or "").rpartition("@")
+    if not at:
+        lm, variant = argument or "", ""
+    if variant and variant not in VARIANTS:
+        raise UnknownNameError("zero-shot variant", variant, VARIANTS)
+    scorer = load_lm_scorer(lm or DEFAULT_CAUSAL_LM)
+    default = "masked" if isinstance(scorer, MaskedLMScorer) else "pmi"
+    return ZeroShotScorer(scorer, variant or default)  # type: ignore[arg-type]
