@@ -36,8 +36,10 @@ class LanguageModelScorer(Protocol):
     """Log-probabilities of texts under a language model, in natural log.
 
     Contexts and continuations are joined with one space (`context + " " + continuation`) and tokenised
-    once; only the continuation's tokens are scored. An empty context scores the continuation as a whole
-    text (from the beginning-of-sequence token). Outputs follow input order.
+    once; only the continuation's tokens are scored, chosen by character offsets: every token that
+    overlaps the joining space or the continuation (so " The", which carries the space, is the
+    continuation's). An empty context scores the continuation as a whole text (from the
+    beginning-of-sequence token). Outputs follow input order, as float64 arrays.
     """
 
     def token_logprobs(self, texts: Sequence[str]) -> list[np.ndarray]:
