@@ -13,8 +13,8 @@ from plausibility.triple import Triple
 
 _EPILOG = """examples:
   plausibility score person breathe air
-  plausibility score dentist breathe helium --model conceptmax:zero-shot --explain
-  plausibility score --input triples.tsv --output scores.parquet --model ngram --skip-invalid
+  plausibility score dentist breathe helium --model conceptmax:zero-shot
+  plausibility score --input triples.tsv --output scores.parquet --model ngram --skip-invalid --explain
 """
 
 
@@ -23,12 +23,19 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "score",
         help="score the plausibility of a triple or a file of triples",
         description="Score `S V O` (lemmas), or every triple of --input (TSV, CSV, JSONL or Parquet with "
-        "subject, verb, object columns; extra columns are kept) into --output.",
+        "subject, verb, object columns; extra columns are kept) into --output. Words absent from WordNet "
+        "(or unseen in a model's training) are scored and flagged.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("words", nargs="*", metavar="S V O", help="subject, verb and object of one event")
     parser.add_argument("--model", default=DEFAULT_SCORER, help=f"scorer SPEC (default: {DEFAULT_SCORER})")
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="also give the abstraction that scores highest (always on for conceptmax:<SPEC>)",
+    )
+    parser.add_argument("--top", type=int, default=3, help="abstractions listed by --explain for one triple")
     parser.add_argument("--input", type=Path, help="table of triples to score")
     parser.add_argument("--output", type=Path, help="where to write the scored table (format from its suffix)")
     parser.add_argument("--batch-size", type=int, default=4096, help="triples read and scored at a time")
@@ -41,29 +48,43 @@ def _check(args: argparse.Namespace) -> None:
         raise PlausibilityError(f"give three words S V O (got {len(args.words)}), or --input FILE --output FILE")
     if args.input is not None and (args.words or args.output is None):
         raise PlausibilityError("with --input give --output FILE and no S V O words")
-    if args.batch_size < 1:
-        raise PlausibilityError(f"--batch-size must be at least 1, got {args.batch_size}")
+    if args.batch_size < 1 or args.top < 1:
+        raise PlausibilityError("--batch-size and --top must be at least 1")
 
 
 def run(args: argparse.Namespace) -> int:
+    from plausibility.models.concept_max import ConceptMax
     from plausibility.query.batch import score_table, score_triples
+    from plausibility.query.coverage import CoverageFlags
+    from plausibility.query.explain import ExplanationColumns, explain, grid_source
 
     _check(args)
     scorer = load_scorer(args.model)
+    explaining = args.explain or isinstance(scorer, ConceptMax)
+    abstractor = grid_source(scorer)[1]
+    lexicon = getattr(grid_source(scorer)[0], "lexicon", None)
+    flags = CoverageFlags(abstractor.hierarchy, getattr(lexicon, "vocabulary", None))
     console = Console()
     if args.input is not None:
+        annotators = [flags, ExplanationColumns(scorer)] if explaining else [flags]
         result = score_table(
-            scorer, args.input, args.output, args.batch_size, args.skip_invalid, progress=sys.stderr.isatty()
+            scorer, args.input, args.output, args.batch_size, args.skip_invalid, annotators, sys.stderr.isatty()
         )
         for line in result.skipped:
             print(f"{args.input}:{line.line}: skipped: {line.reason}", file=sys.stderr)
         console.print(f"scored {result.rows} triples into {result.output} ({len(result.skipped)} lines skipped)")
         return 0
-    scores = score_triples(scorer, [Triple(*(word.lower() for word in args.words))])
-    table = Table(title=f"plausibility ({args.model}; {scorer.probability_mapping})")
+    triple = Triple(*(word.lower() for word in args.words))
+    scores = score_triples(scorer, [triple]).assign(**flags([triple]))
+    table = Table(title=f"plausibility ({args.model}; probability = {scorer.probability_mapping})")
     for column in scores.columns:
         table.add_column(column)
     for row in scores.itertuples(index=False):
         table.add_row(*(f"{value:.4f}" if isinstance(value, float) else str(value) for value in row))
     console.print(table)
+    if explaining:
+        explanation = explain(scorer, [triple], top=args.top)[0]
+        console.print(f"explained by: [bold]{explanation.best}[/bold] (probability {explanation.best_probability:.4f})")
+        for abstraction, probability in explanation.top:
+            console.print(f"  {probability:.4f}  {abstraction}")
     return 0

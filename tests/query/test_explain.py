@@ -1,0 +1,61 @@
+"""Explanations are the arg-max of the event's own grid; coverage flags name what WordNet lacks."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from plausibility.cli import main
+from plausibility.models.concept_max import ConceptMax
+from plausibility.query.coverage import CoverageFlags
+from plausibility.query.explain import explain, grid_source
+from plausibility.scorers import load_scorer
+from plausibility.triple import Triple
+
+
+@pytest.fixture
+def ngram(fixtures: Path):  # noqa: ANN201
+    return load_scorer(f"ngram:{fixtures / 'ngram_triples.tsv'}")
+
+
+def test_explanation_is_the_argmax_of_the_grid(ngram) -> None:  # noqa: ANN001
+    event = Triple("dentist", "eat", "apple")
+    _, abstractor = grid_source(ngram)
+    cells = abstractor.grid(event).triples()
+    probabilities = ngram.to_probability(ngram.score(cells))
+    explanation = explain(ngram, [event], top=3)[0]
+    assert explanation.best == cells[int(np.argmax(probabilities))]
+    assert explanation.best_probability == pytest.approx(probabilities.max())
+    assert explanation.probability == pytest.approx(probabilities[cells.index(event)])
+    assert [p for _, p in explanation.top] == sorted(probabilities, reverse=True)[:3]
+
+
+def test_concept_max_score_matches_its_explanation(ngram) -> None:  # noqa: ANN001
+    _, abstractor = grid_source(ngram)
+    wrapped = ConceptMax(ngram, abstractor)
+    events = [Triple("dentist", "eat", "apple"), Triple("dog", "chase", "cat")]
+    explained = explain(wrapped, events)
+    np.testing.assert_allclose(wrapped.to_probability(wrapped.score(events)), [e.best_probability for e in explained])
+
+
+def test_words_absent_from_wordnet_are_flagged_not_dropped(ngram) -> None:  # noqa: ANN001
+    event = Triple("zorblax", "eat", "apple")
+    explanation = explain(ngram, [event])[0]
+    assert not explanation.subject_in_wordnet and explanation.object_in_wordnet
+    assert {t.subject for t, _ in explanation.top} == {"zorblax"}
+    flags = CoverageFlags(grid_source(ngram)[1].hierarchy, training_nouns=["apple"])
+    assert flags([event]) == {"flags": ["subject-not-in-wordnet,subject-unseen-in-training"]}
+
+
+def test_cli_explains_and_flags(tmp_path: Path, fixtures: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = f"conceptmax:ngram:{fixtures / 'ngram_triples.tsv'}"
+    assert main(["score", "dentist", "eat", "apple", "--model", spec]) == 0
+    assert "explained by:" in capsys.readouterr().out
+    source = tmp_path / "in.tsv"
+    source.write_text("subject\tverb\tobject\ndentist\teat\tapple\nzorblax\teat\tapple\n")
+    output = tmp_path / "out.tsv"
+    assert main(["score", "--input", str(source), "--output", str(output), "--model", spec]) == 0
+    scored = pd.read_csv(output, sep="\t", keep_default_na=False)
+    assert scored["flags"].tolist() == ["", "subject-not-in-wordnet"]
+    assert scored["abstraction"][1].startswith("zorblax eat ")
