@@ -99,7 +99,7 @@ def test_training_abstractions_start_with_the_event_and_never_repeat(lexicon: Tr
 def test_training_reduces_the_sampled_logits_with_logsumexp(lexicon: TrainingLexicon) -> None:
     module = PlausibilityModule(net=KnownLogitNet(), abstractions=3, seed=5)
     events = [EVENTS[0], UNKNOWN]
-    logits = module(events)
+    logits = module.training_logits(events)
     replay = np.random.default_rng(5)
     expected = []
     for grid in lexicon.abstractor.grids(events):

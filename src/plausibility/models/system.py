@@ -74,7 +74,7 @@ class PlausibilityModule(L.LightningModule):
         scorer = NetScorer(self.net, batch_size=self.eval_batch_size, lexicon=self.lexicon)
         return ConceptMax(scorer, self.lexicon.abstractor) if self.abstractions else scorer
 
-    def forward(self, triples: list[Triple]) -> torch.Tensor:
+    def training_logits(self, triples: list[Triple]) -> torch.Tensor:
         """Training-time logits of events, shape (n,); ConceptMax's LogSumExp over sampled abstractions."""
         if not self.abstractions:
             return self._logits(triples)
@@ -96,7 +96,7 @@ class PlausibilityModule(L.LightningModule):
 
     def training_step(self, batch: PairBatch, batch_idx: int) -> torch.Tensor:
         size = len(batch.positives)
-        logits = self(batch.positives + batch.negatives)  # (2 * size,)
+        logits = self.training_logits(batch.positives + batch.negatives)  # (2 * size,)
         labels = torch.cat([logits.new_ones(size), logits.new_zeros(size)])
         loss = F.binary_cross_entropy_with_logits(logits, labels)
         accuracy = ((logits > 0).float() == labels).float().mean()
