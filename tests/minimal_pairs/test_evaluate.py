@@ -183,3 +183,15 @@ def test_limit_samples_per_condition_reproducibly():
         counts[item.labels["type"]] = counts.get(item.labels["type"], 0) + 1
     assert counts == {kind: 3 for kind in {item.labels["type"] for item in items}}
     assert suite.limit_by == ("task", "condition")
+
+
+def test_bad_reader_options_are_named(tmp_path: Path, fixtures: Path):
+    suite_file = tmp_path / "odd.yaml"
+    suite_file.write_text(
+        "name: odd\nversion: 1\nreader: field_pairs\nmetric: direct\n"
+        "reader_options: {item_key: [UID], text_field: {good: sentence_good}}\n"
+        "comparisons: [{name: g>b, good: good, bad: bad}]\n"
+    )
+    suite = load_suite(str(suite_file), data=fixtures / "minimal_pairs" / "blimp_tiny.jsonl")
+    with pytest.raises(PlausibilityError, match=r"suite odd: bad reader_options for reader 'field_pairs'"):
+        load_items(suite)

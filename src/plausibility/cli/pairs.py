@@ -1,7 +1,9 @@
 """`plausibility pairs`: score a language model (or precomputed scores) on a minimal-pair suite."""
 
 import argparse
+import hashlib
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 from rich.console import Console
@@ -56,13 +58,23 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.set_defaults(run=run)
 
 
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def run(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         raise PlausibilityError(f"--limit must be a positive number of items, got {args.limit}")
     suite = load_suite(args.suite, args.experiment, args.metric, args.data)
     provenance: dict[str, object] = {
         "plausibility_version": __version__,
+        "packages": {name: version(name) for name in ("numpy", "scipy", "torch", "transformers")},
         "data": str(suite.data),
+        "data_sha256": _sha256(suite.data) if suite.data and suite.data.is_file() else None,
         "limit": args.limit,
         "seed": args.seed,
     }

@@ -91,12 +91,12 @@ def outcomes(
         [index for index, item in enumerate(items) if all(role in item.roles for role in needed)], dtype=int
     )
 
-    def column(role: str | None) -> np.ndarray | None:
-        if role is None or not metric.needs_control and role not in (sides[0].text, sides[1].text):
-            return None
+    def column(role: str) -> np.ndarray:
         return np.array([scores[items[index].roles[role].id] for index in used], dtype=float)
 
-    good, bad = (metric.value(column(side.text), column(side.control)) for side in sides)
+    good, bad = (
+        metric.value(column(side.text), column(side.control) if metric.needs_control else None) for side in sides
+    )
     return (good > bad).astype(float), used
 
 

@@ -1,5 +1,6 @@
 """Running a suite end to end: read its items, score them (or read scores), evaluate every comparison."""
 
+import inspect
 from collections.abc import Mapping
 
 import numpy as np
@@ -19,11 +20,12 @@ def load_items(suite: SuiteConfig, limit: int | None = None, rng: np.random.Gene
         raise SuiteConfigError(f"suite {suite.name} has no data file; give one with --data PATH")
     reader = get_reader(suite.reader)
     try:
-        items = reader(suite.data, **suite.reader_options)
+        inspect.signature(reader).bind(suite.data, **suite.reader_options)
     except TypeError as error:
         raise SuiteConfigError(
             f"suite {suite.name}: bad reader_options for reader {suite.reader!r} ({error})"
         ) from None
+    items = reader(suite.data, **suite.reader_options)
     if limit is not None:
         if rng is None:
             raise ValueError("a limited sample needs an rng")

@@ -17,7 +17,7 @@ def score_texts(
 ) -> dict[str, float]:
     """Text id -> score: summed (`conditional`) or mean (`conditional_mean`) `log P(continuation | context)`,
     whole-text log-probability (`text`), or SLOR of the whole text (`slor`, needs `slor`)."""
-    if kind == "conditional" or kind == "conditional_mean":
+    if kind in ("conditional", "conditional_mean"):
         values = scorer.conditional_logprob(
             [text.context for text in texts],
             [text.continuation for text in texts],
