@@ -15,8 +15,17 @@ from plausibility.resources import data_dir
 ScoreKind = Literal["conditional", "text", "slor", "conditional_mean"]
 ComparisonKind = Literal["test", "statistic"]
 
-# configs/suites/ of the source checkout (src/plausibility/minimal_pairs -> repository root).
-SUITES_DIR = Path(__file__).resolve().parents[3] / "configs" / "suites"
+# configs/suites/ of the source checkout (src/plausibility/minimal_pairs -> repository root), else the copy
+# an installed wheel carries as plausibility/_configs.
+_PACKAGE = Path(__file__).resolve().parents[1]
+SUITES_DIR = next(
+    (
+        folder
+        for folder in (_PACKAGE.parents[1] / "configs" / "suites", _PACKAGE / "_configs" / "suites")
+        if folder.is_dir()
+    ),
+    _PACKAGE.parents[1] / "configs" / "suites",
+)
 TEMPLATE = "_template.yaml"
 
 _SUITE_KEYS = {
