@@ -114,3 +114,13 @@ def test_missing_data_file_is_refused(tmp_path: Path):
 def test_unknown_reader_lists_the_known_ones():
     with pytest.raises(UnknownNameError, match=r"unknown suite reader 'csv'; known: contrast_rows, ecbd, field_pairs"):
         get_reader("csv")
+
+
+def test_anaphora_exp2_comparisons_share_their_continuation():
+    suite = load_suite("anaphora_accessibility", "exp2")
+    items = load_items(suite)
+    assert len(items) == 96
+    for item in items:
+        for comparison in suite.comparisons:
+            good, bad = item.roles[comparison.good], item.roles[comparison.bad]
+            assert good.continuation == bad.continuation and good.context != bad.context
