@@ -16,7 +16,8 @@ from plausibility.resources import load_glove
 from plausibility.scorers import load_scorer
 from plausibility.triple import Triple
 
-CONFIG = Path(__file__).parents[2] / "configs" / "models" / "glove_mlp.yaml"
+CONFIGS = Path(__file__).parents[2] / "configs" / "models"
+CONFIG = CONFIGS / "glove_mlp.yaml"
 
 
 @pytest.fixture
@@ -24,14 +25,14 @@ def pairs(fixtures: Path) -> str:
     return str(fixtures / "training" / "pairs.parquet")
 
 
-def build(pairs: str, tmp_path: Path, max_steps: int) -> TrainingCLI:
-    """The real config, with the fixture pairs, no validation, no logger and no checkpoint callback."""
+def build(pairs: str, tmp_path: Path, max_steps: int, config: Path = CONFIG, lr: float | None = 0.01) -> TrainingCLI:
+    """A real config, with the fixture pairs, no validation, no logger and no checkpoint callback."""
     overrides = [f"--data.pairs={pairs}", f"--model.net.init_args.pairs={pairs}", "--data.batch_size=16"]
-    overrides += ["--model.optimizer.init_args.lr=0.01"]  # a few steps on 160 pairs: a larger step
+    overrides += [f"--model.optimizer.init_args.lr={lr}"] if lr else []  # a few steps on 160 pairs: a larger step
     overrides += [f"--trainer.max_steps={max_steps}", "--trainer.limit_val_batches=0", "--trainer.logger=false"]
     overrides += ["--trainer.callbacks=[]", "--trainer.enable_checkpointing=false", "--trainer.max_epochs=50"]
     overrides += [f"--trainer.default_root_dir={tmp_path}", "--trainer.enable_progress_bar=false"]
-    return TrainingCLI(PlausibilityModule, PairsDataModule, args=["--config", str(CONFIG), *overrides], run=False)
+    return TrainingCLI(PlausibilityModule, PairsDataModule, args=["--config", str(config), *overrides], run=False)
 
 
 def pair_loss(module: PlausibilityModule, data: PairsDataModule) -> float:
@@ -41,7 +42,7 @@ def pair_loss(module: PlausibilityModule, data: PairsDataModule) -> float:
         positives += batch.positives
         negatives += batch.negatives
     with torch.no_grad():
-        logits = module(positives + negatives)
+        logits = module.training_logits(positives + negatives)
     labels = torch.cat([torch.ones(len(positives)), torch.zeros(len(negatives))])
     return float(F.binary_cross_entropy_with_logits(logits, labels))
 
@@ -61,6 +62,13 @@ def test_training_steps_lower_the_loss_and_the_checkpoint_scores_the_same(pairs:
     reloaded = load_scorer(f"glove-mlp:{path}")
     np.testing.assert_allclose(reloaded.score(events), expected, rtol=1e-6)
     np.testing.assert_allclose(reloaded.score(events[::-1]), expected[::-1], rtol=1e-6)  # batch order
+
+
+def test_the_paper_config_builds_with_the_thesis_optimizer(pairs: str, tmp_path: Path) -> None:
+    cli = build(pairs, tmp_path, max_steps=1, config=CONFIGS / "glove_mlp-paper.yaml", lr=None)
+    assert isinstance(cli.model.net, GloveMlpNet)
+    optimizer = cli.model.configure_optimizers()["optimizer"]
+    assert isinstance(optimizer, torch.optim.Adam) and optimizer.defaults["lr"] == 2e-5
 
 
 def test_embeddings_start_from_glove_and_unseen_words_take_their_glove_vector(pairs: str) -> None:
