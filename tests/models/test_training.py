@@ -71,8 +71,8 @@ def test_resuming_from_last_checkpoint_continues_the_schedule(
     assert resumed.trainer.global_step == 4
     scheduler = resumed.trainer.lr_scheduler_configs[0].scheduler
     assert scheduler.last_epoch == 4
-    # LinearLR warm-up from the config: lr 5e-5, start factor 0.01, 200 steps; four steps taken in all.
-    assert scheduler.get_last_lr()[0] == pytest.approx(5e-5 * (0.01 + 0.99 * 4 / 200))
+    # LinearLR warm-up from the config: lr 1e-4, start factor 0.01, 100 steps; four steps taken in all.
+    assert scheduler.get_last_lr()[0] == pytest.approx(1e-4 * (0.01 + 0.99 * 4 / 100))
 
 
 @pytest.mark.slow
