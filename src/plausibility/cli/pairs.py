@@ -99,6 +99,9 @@ def run(args: argparse.Namespace) -> int:
     if args.dump_scores is not None:
         write_scores(used, args.dump_scores)
     # Wide when piped: a folded comparison name is hard to grep.
-    Console(width=None if sys.stdout.isatty() else 160).print(results_table(result, per_group=args.per_group))
+    console = Console(width=None if sys.stdout.isatty() else 160)
+    console.print(results_table(result, per_group=args.per_group))
+    for role, value in result.mean_scores.items():
+        console.print(f"mean score of {role!r} (per {suite.mean_score_by}, then overall): {value:.4f}")
     print(f"report written to {args.output}", file=sys.stderr)
     return 0
