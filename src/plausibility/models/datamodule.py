@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 import lightning as L
 import pyarrow.parquet as pq
+import torch
 from torch.utils.data import DataLoader, Dataset
 
 from plausibility.errors import DataFormatError, ResourceMissingError
@@ -127,6 +128,12 @@ class PairsDataModule(L.LightningDataModule):
         c = self._columns
         nouns = set(c["subject"]) | set(c["object"]) | set(c["negative_subject"]) | set(c["negative_object"])
         return sorted(nouns)
+
+    def transfer_batch_to_device(
+        self, batch: PairBatch | EventBatch, device: torch.device, dataloader_idx: int
+    ) -> PairBatch | EventBatch:
+        # Batches hold triples, not tensors: features move to the device once the net has tokenised them.
+        return batch
 
     def train_dataloader(self) -> DataLoader:
         return DataLoader(

@@ -88,12 +88,6 @@ class PlausibilityModule(L.LightningModule):
         table = table.index_put((rows, columns), logits)  # (n, 1 + abstractions)
         return torch.logsumexp(table, dim=1)
 
-    def transfer_batch_to_device(
-        self, batch: PairBatch | EventBatch, device: torch.device, dataloader_idx: int
-    ) -> PairBatch | EventBatch:
-        # Batches hold triples, not tensors: features move to the device once the net has tokenised them.
-        return batch
-
     def training_step(self, batch: PairBatch, batch_idx: int) -> torch.Tensor:
         size = len(batch.positives)
         logits = self.training_logits(batch.positives + batch.negatives)  # (2 * size,)
