@@ -44,7 +44,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "OUTPUT/results.json (AUC with bootstrap intervals; CCΔ / LER over abstraction grids), OUTPUT/auc.png "
         "and OUTPUT/config.yaml. Without --model the baselines that need no training are reported ("
         + ", ".join(DEFAULT_BASELINES)
-        + "), each skipped with its reason if it cannot load; the checkpoint of every run under --runs is added.",
+        + "); the checkpoint of every run under --runs is added. Those are skipped, with the reason in the report, "
+        "when they cannot load; a model given with --model must load.",
         epilog="Example: plausibility report --output reports/all --model ngram --model RoBERTa=runs/roberta/"
         "checkpoints/last.ckpt --consistency-events 100",
     )
@@ -80,7 +81,10 @@ def run_checkpoints(runs: Path) -> list[ModelRequest]:
         candidates = sorted(folder.glob("*.ckpt"), key=lambda path: (path.name == "last.ckpt", path.name))
         if not candidates:
             continue
-        checkpoint = torch.load(candidates[0], map_location="cpu", weights_only=True)
+        try:
+            checkpoint = torch.load(candidates[0], map_location="cpu", weights_only=True)
+        except Exception:  # unreadable: left to the checkpoint loader, whose error the report records
+            checkpoint = {}
         net = checkpoint.get("hyper_parameters", {}).get("net", {})
         glove = isinstance(net, dict) and str(net.get("class_path", "")).endswith(".GloveMlpNet")
         spec = f"glove-mlp:{candidates[0]}" if glove else str(candidates[0])
@@ -113,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     requests = [parse_model(text) for text in args.model or []]
     optional = [] if args.model else [ModelRequest(name, name) for name in DEFAULT_BASELINES]
     if not args.no_runs and args.runs.is_dir():
-        requests += run_checkpoints(args.runs)
+        optional += run_checkpoints(args.runs)  # a run whose checkpoint cannot load is skipped, not fatal
     settings = ReportSettings(
         seed=args.seed,
         n_resamples=args.resamples,
