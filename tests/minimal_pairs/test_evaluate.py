@@ -195,3 +195,11 @@ def test_bad_reader_options_are_named(tmp_path: Path, fixtures: Path):
     suite = load_suite(str(suite_file), data=fixtures / "minimal_pairs" / "blimp_tiny.jsonl")
     with pytest.raises(PlausibilityError, match=r"suite odd: bad reader_options for reader 'field_pairs'"):
         load_items(suite)
+
+
+def test_grouping_by_a_label_the_items_lack_lists_their_labels(fixtures: Path):
+    items = load_items(load_suite("blimp", data=fixtures / "minimal_pairs" / "blimp_tiny.jsonl"))
+    with pytest.raises(
+        DataFormatError, match=r"limit_by names label 'task', which the items do not carry; labels: UID, field"
+    ):
+        limit_items(items, 1, ["task"], np.random.default_rng(0))

@@ -1,6 +1,6 @@
 """Accuracy of every comparison of a suite, overall and per group, from per-text scores."""
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -48,11 +48,22 @@ def suite_texts(items: Sequence[Item]) -> list[Text]:
     return [text for item in items for text in item.roles.values()]
 
 
+def check_labels(items: Sequence[Item], labels: Iterable[str], setting: str) -> None:
+    """Fail when a suite groups or samples by a label its items do not carry, listing the ones they do."""
+    present = {label for item in items for label in item.labels}
+    for label in labels:
+        if label not in present:
+            raise DataFormatError(
+                f"{setting} names label {label!r}, which the items do not carry; labels: {', '.join(sorted(present))}"
+            )
+
+
 def limit_items(items: Sequence[Item], limit: int, by: Sequence[str], rng: np.random.Generator) -> list[Item]:
     """At most `limit` items per value of the `by` labels (all items as one group without `by`), drawn at
     random without replacement and kept in their original order."""
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
+    check_labels(items, by, "limit_by")
     groups: dict[tuple[str, ...], list[int]] = {}
     for index, item in enumerate(items):
         groups.setdefault(tuple(item.labels[label] for label in by), []).append(index)
@@ -126,6 +137,7 @@ def evaluate(
     if not items:
         raise DataFormatError(f"suite {suite.name}/{suite.experiment}: {suite.data} holds no items")
     check_roles(suite, items)
+    check_labels(items, {label for labels in suite.group_by for label in labels}, "group_by")
     missing = [text.id for text in suite_texts(items) if text.id not in scores]
     if missing:
         raise DataFormatError(
