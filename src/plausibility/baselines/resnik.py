@@ -48,23 +48,26 @@ class SlotAssociation:
     association: sparse.csr_array
     strength: dict[str, float]
 
+    def _entries(self, verb: str) -> tuple[np.ndarray, np.ndarray]:
+        """The verb's stored columns (sorted: canonical CSR) and their associations."""
+        start, stop = self.association.indptr[self.verbs[verb]], self.association.indptr[self.verbs[verb] + 1]
+        return self.association.indices[start:stop], self.association.data[start:stop]
+
     def row(self, verb: str) -> dict[str, float]:
-        """Every class the verb was seen with, and its association (0 for a verb with no preference)."""
+        """Every class the verb was seen with, and its association; empty for a verb with no preference."""
         if verb not in self.verbs:
             return {}
         names = list(self.classes)
-        start, stop = self.association.indptr[self.verbs[verb]], self.association.indptr[self.verbs[verb] + 1]
-        columns, values = self.association.indices[start:stop], self.association.data[start:stop]
+        columns, values = self._entries(verb)
         return {names[column]: float(value) for column, value in zip(columns, values, strict=True)}
 
     def plausibility(self, verb: str, chains: Sequence[Sequence[str]]) -> float:
         """`max A(v, c)` over every class on any chain of the argument; 0 without evidence (see `fit_slot`)."""
         if verb not in self.verbs or not chains:
             return 0.0
-        start, stop = self.association.indptr[self.verbs[verb]], self.association.indptr[self.verbs[verb] + 1]
-        columns, values = self.association.indices[start:stop], self.association.data[start:stop]
+        columns, values = self._entries(verb)
         wanted = np.array(sorted({self.classes.get(name, -1) for chain in chains for name in chain}))
-        found = np.searchsorted(columns, wanted)  # canonical CSR: each row's columns are sorted
+        found = np.searchsorted(columns, wanted)
         hit = found < len(columns)
         hit[hit] = columns[found[hit]] == wanted[hit]
         best = float(values[found[hit]].max()) if hit.any() else 0.0
