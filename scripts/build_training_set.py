@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 
 from plausibility.corpus.pipeline import (
+    DEFAULT_MAX_REPEAT,
+    DEFAULT_MIN_COUNT,
     MANIFEST_FILE,
     PAIRS_FILE,
     TRIPLES_FILE,
@@ -22,10 +24,8 @@ from plausibility.corpus.pipeline import (
 )
 from plausibility.corpus.shards import ShardResult
 
-# Chosen for about 1.1M sentences (the first 9 files); see the training-set section of data/PROVENANCE.md.
+# The bundled set: see its section in data/PROVENANCE.md for the files used and the thresholds.
 FILES = 9
-MIN_COUNT = 10
-MAX_REPEAT = 100
 SEED = 0
 SHARD_SIZE = 1000
 
@@ -43,8 +43,8 @@ def main() -> int:
     parser.add_argument("--target", type=Path, default=Path(__file__).resolve().parents[1] / "data" / "training")
     parser.add_argument("--files", type=int, default=FILES)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--min-count", type=int, default=MIN_COUNT)
-    parser.add_argument("--max-repeat", type=int, default=MAX_REPEAT)
+    parser.add_argument("--min-count", type=int, default=DEFAULT_MIN_COUNT)
+    parser.add_argument("--max-repeat", type=int, default=DEFAULT_MAX_REPEAT)
     args = parser.parse_args()
 
     inputs = sorted(args.corpus.glob("*.txt.xz"))[: args.files]

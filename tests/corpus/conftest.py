@@ -1,33 +1,11 @@
-"""Fixtures of the corpus tests: the hand-written sentence set and one extraction run over it."""
+"""Fixtures of the corpus tests: the hand-written sentence set as a corpus and one extraction run over it."""
 
-from collections import Counter
 from pathlib import Path
 
 import pytest
+from rule_set import rule_rows
 
 from plausibility.corpus.pipeline import Extraction, extract_corpus
-from plausibility.triple import Triple
-
-RULE_SENTENCES = Path(__file__).parents[1] / "fixtures" / "corpus" / "rule_sentences.tsv"
-
-
-def parse_expected(field: str) -> list[Triple]:
-    return [Triple(*triple.split()) for triple in field.split(";") if triple]
-
-
-def rule_rows() -> list[tuple[str, list[Triple], list[Triple]]]:
-    """(paragraph, triples by the default rule, triples with passives and coordinated objects)."""
-    rows = []
-    for line in RULE_SENTENCES.read_text().splitlines():
-        if line.startswith("#"):
-            continue
-        paragraph, default, extended = line.split("\t")
-        rows.append((paragraph, parse_expected(default), parse_expected(extended)))
-    return rows
-
-
-def expected_counts() -> Counter[Triple]:
-    return Counter(triple for _, default, _ in rule_rows() for triple in default)
 
 
 @pytest.fixture(scope="session")

@@ -1,8 +1,8 @@
 from collections.abc import Sequence
 
 import pytest
+from rule_set import rule_rows
 
-from conftest import rule_rows
 from plausibility.corpus.extraction import Argument, Clause, RuleOptions, extract_triples
 from plausibility.corpus.parsers import SpacyParser
 from plausibility.triple import Triple
