@@ -54,6 +54,8 @@ def _head(path: Path) -> str:
     try:
         with _open_binary(path) as stream:
             raw = stream.read(_SNIFF_BYTES)
+    except PermissionError as error:
+        raise ResourceMissingError(f"{path}: cannot read ({error.strerror}); check its permissions") from error
     except (OSError, EOFError, lzma.LZMAError) as error:
         raise DataFormatError(f"{path}: cannot decompress ({error}); {_FIX}") from error
     if b"\x00" in raw:
@@ -71,10 +73,7 @@ def inspect_source(path: Path, jsonl_field: str = "text") -> Source:
     """Check that `path` is a readable text corpus, detect its format and hash it."""
     if not path.is_file():
         raise ResourceMissingError(f"{path}: no such file; {_FIX}")
-    try:
-        head = _head(path)
-    except PermissionError as error:
-        raise ResourceMissingError(f"{path}: cannot read ({error.strerror}); check its permissions") from error
+    head = _head(path)
     if _stem(path).endswith(".jsonl"):
         corpus_format: Format = "jsonl"
     elif head.lstrip().startswith("<doc "):
