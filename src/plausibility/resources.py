@@ -65,6 +65,15 @@ def data_dir() -> Path:
     raise ResourceMissingError("vendored data folder not found; set PLAUSIBILITY_DATA to the project's data/ folder")
 
 
+def configs_dir() -> Path:
+    """The shipped YAML configs: the source checkout's `configs/`, or the copy an installed wheel carries."""
+    package = Path(__file__).resolve().parent
+    for candidate in (package.parents[1] / "configs", package / "_configs"):
+        if candidate.is_dir():
+            return candidate
+    raise ResourceMissingError("configs folder not found; reinstall plausibility")
+
+
 def _package_folder(module: str) -> Path | None:
     """A package's folder without importing it (some model packages import heavy, unneeded modules)."""
     spec = importlib.util.find_spec(module)

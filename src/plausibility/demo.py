@@ -1,0 +1,191 @@
+"""The main job on the embedded offline defaults: train ConceptMax, evaluate it, explain, score discourse pairs."""
+
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from plausibility.errors import PlausibilityError
+from plausibility.resources import configs_dir, data_dir
+from plausibility.triple import Triple
+
+EXAMPLE_QUERIES = (
+    Triple("dentist", "breathe", "helium"),
+    Triple("child", "eat", "apple"),
+    Triple("rock", "eat", "sandwich"),
+)
+
+
+@dataclass
+class DemoSettings:
+    """What the demo runs; the defaults fit in about 20 minutes on 2 CPU cores.
+
+    Attributes:
+        steps: optimiser steps of the quick ConceptMax run (batch `batch_size` pairs).
+        consistency_events: events sampled (seeded) from each test half for CCΔ / LER.
+        lieder_limit: LIEDER items per condition (None: all 576 texts of the base experiment).
+    """
+
+    output: Path = Path("outputs/demo")
+    steps: int = 150
+    batch_size: int = 32
+    consistency_events: int = 200
+    lieder_limit: int | None = None
+    queries: Sequence[Triple] = EXAMPLE_QUERIES
+    seed: int = 0
+
+
+@dataclass
+class DemoResult:
+    """Where the report is, and the figures it shows."""
+
+    report: Path
+    auc: dict[str, dict[str, float]]
+    consistency: dict[str, tuple[float, float]]
+    explanations: list[str]
+    lieder_accuracy: float
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+@contextmanager
+def _stage(name: str, seconds: dict[str, float], say: Callable[[str], None]) -> Iterator[None]:
+    say(f"[demo] {name} ...")
+    start = time.perf_counter()
+    yield
+    seconds[name] = round(time.perf_counter() - start, 1)
+    say(f"[demo] {name}: {seconds[name]:.0f} s")
+
+
+def _quick_config(settings: DemoSettings, run_dir: Path) -> Path:
+    """The shipped ConceptMax config with its step budget and every output path moved under `run_dir`."""
+    source = configs_dir() / "models" / "concept_max.yaml"
+    if not source.is_file():
+        raise PlausibilityError(f"{source}: the ConceptMax config is missing; reinstall plausibility")
+    config = yaml.safe_load(source.read_text())
+    config["seed_everything"] = settings.seed
+    config["data"]["batch_size"] = settings.batch_size
+    trainer = config["trainer"]
+    trainer.update(default_root_dir=str(run_dir), max_steps=settings.steps, max_epochs=1)
+    trainer["val_check_interval"] = settings.steps  # validate once, at the end
+    for logger in trainer.get("logger") or []:
+        logger["init_args"]["save_dir"] = str(run_dir)
+    for callback in trainer.get("callbacks") or []:
+        if callback["class_path"].endswith("ModelCheckpoint"):
+            callback["init_args"]["dirpath"] = str(run_dir / "checkpoints")
+    run_dir.mkdir(parents=True, exist_ok=True)
+    path = run_dir / "demo-config.yaml"
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    return path
+
+
+def _write_text(path: Path, text: str) -> None:
+    handle, staging = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    with os.fdopen(handle, "w", encoding="utf-8") as stream:
+        stream.write(text)
+    os.replace(staging, path)
+
+
+def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> DemoResult:
+    """Train, evaluate (AUC, CCΔ / LER), explain the example queries, run LIEDER base; write `report.md`."""
+    from plausibility.cli.train import run_lightning
+    from plausibility.evaluation.datasets import DATASETS
+    from plausibility.evaluation.grids import score_grids
+    from plausibility.evaluation.heatmap import save_heatmap
+    from plausibility.evaluation.report import (
+        ModelRequest,
+        Report,
+        ReportSettings,
+        auc_markdown,
+        consistency_markdown,
+        evaluate_scorer,
+        write_report,
+    )
+    from plausibility.minimal_pairs.config import load_suite
+    from plausibility.minimal_pairs.reports import write_report as write_suite_report
+    from plausibility.minimal_pairs.suites import run_suite
+    from plausibility.query.explain import explain, grid_source
+    from plausibility.scorers import load_scorer
+    from plausibility.scoring import load_lm_scorer
+
+    output = settings.output
+    output.mkdir(parents=True, exist_ok=True)
+    seconds: dict[str, float] = {}
+    run_dir = output / "concept_max"
+
+    with _stage("train ConceptMax", seconds, say):
+        run_lightning("fit", ["--config", str(_quick_config(settings, run_dir))])
+        checkpoint = run_dir / "checkpoints" / "last.ckpt"
+        if not checkpoint.is_file():
+            raise PlausibilityError(f"{checkpoint}: training wrote no checkpoint; see {run_dir} for its log")
+
+    requests = [ModelRequest("ConceptMax", f"conceptmax:{checkpoint}"), ModelRequest("n-gram", "ngram")]
+    report_settings = ReportSettings(seed=settings.seed, consistency_events=settings.consistency_events)
+    models = []
+    with _stage("evaluate AUC and consistency", seconds, say):
+        for request in requests:
+            scorer = load_scorer(request.spec)
+            models.append(evaluate_scorer(request, scorer, report_settings, grid_source(scorer)[1]))
+        write_report(Report(models, report_settings), requests, output / "evaluation")
+
+    with _stage("explain example queries", seconds, say):
+        concept_max = load_scorer(requests[0].spec)
+        explanations = explain(concept_max, list(settings.queries), top=3)
+        inner, abstractor = grid_source(concept_max)
+        scored, _ = score_grids(inner, abstractor.grids([settings.queries[0]]))
+        save_heatmap(scored[0], output / "heatmap.png", f"{settings.queries[0]} (ConceptMax, demo run)")
+
+    with _stage("LIEDER base with the offline causal LM", seconds, say):
+        suite = load_suite("lieder", "base")
+        lieder, _ = run_suite(suite, scorer=load_lm_scorer(), limit=settings.lieder_limit, seed=settings.seed)
+        write_suite_report(lieder, suite.resolved, {"lm": "offline default"}, output / "lieder")
+
+    overall = [row for row in lieder.results if not row.group]
+    lieder_accuracy = sum(row.accuracy for row in overall) / len(overall)
+    lines = [
+        "# plausibility demo",
+        f"ConceptMax over the offline MiniLM encoder, trained {settings.steps} steps of {settings.batch_size} "
+        f"pairs on the bundled training set (`{data_dir() / 'training'}`), beside the n-gram baseline.",
+        "## AUC (95% bootstrap intervals)",
+        auc_markdown(models),
+        "## Consistency across abstractions (lower is better)",
+        consistency_markdown(models),
+        f"Events: a seeded sample of {settings.consistency_events} of each test half.",
+        "## Why events are plausible (ConceptMax's arg-max abstraction)",
+        *(
+            f"- **{e.event}**: {e.probability:.3f}; explained by **{e.best}** ({e.best_probability:.3f}); "
+            f"best: {', '.join(f'{t} ({p:.3f})' for t, p in e.top)}"
+            for e in explanations
+        ),
+        f"![grid of {settings.queries[0]}](heatmap.png)",
+        "## LIEDER base (offline causal LM; human accuracy beside)",
+        "| comparison | model | human |",
+        "| --- | --- | --- |",
+        *(
+            f"| {row.comparison} | {row.accuracy:.2f} | {'–' if row.human is None else f'{row.human:.2f}'} |"
+            for row in overall
+        ),
+        "![LIEDER accuracy](lieder/accuracy.png)",
+        "## Files",
+        "- `evaluation/`: report.md, results.json and auc.png of both models",
+        "- `lieder/`: results.csv, summary.json and accuracy.png",
+        "- `concept_max/`: the training run (config, CSV and TensorBoard logs, checkpoints)",
+        "## Time per stage (s)",
+        *(f"- {name}: {value:.0f}" for name, value in seconds.items()),
+    ]
+    report = output / "report.md"
+    _write_text(report, "\n\n".join(lines) + "\n")
+    _write_text(output / "results.json", json.dumps({"seconds": seconds, "steps": settings.steps}, indent=2) + "\n")
+    return DemoResult(
+        report=report,
+        auc={d: {s: models[0].auc[d][s].estimate for s in models[0].auc[d]} for d in DATASETS},
+        consistency={d: (f.ccd, f.ler) for d, f in models[0].consistency.items()},
+        explanations=[f"{e.event} -> {e.best}" for e in explanations],
+        lieder_accuracy=lieder_accuracy,
+        seconds=seconds,
+    )
