@@ -26,9 +26,9 @@ MANIFEST_FILE = "manifest.json"
 SHARDS_FOLDER = "shards"
 
 # The paper's 1000 and 1000 were set for all of English Wikipedia (~110M sentences); scaled to the bundled
-# sample of a few hundred thousand sentences both come to about 4, rounded up to 5 (data/PROVENANCE.md).
-DEFAULT_MIN_COUNT = 5
-DEFAULT_MAX_REPEAT = 5
+# sample of 1.07M sentences both come to about 10 (see data/PROVENANCE.md).
+DEFAULT_MIN_COUNT = 10
+DEFAULT_MAX_REPEAT = 10
 
 
 @dataclass(frozen=True, slots=True)
