@@ -1,5 +1,6 @@
 """Log-probabilities of texts and continuations under a causal (left-to-right) language model."""
 
+import copy
 import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -36,9 +37,9 @@ class CausalLMScorer:
     characters, the joining space included; a token that carries that space (" The") is scored with the
     continuation.
 
-    Requests are sorted by their unscored prefix, then by length, and cut into batches of `batch_size`;
-    within a batch each distinct prefix is run once and its key-value cache is shared by every
-    continuation that follows it, so three continuations of one context cost one context pass.
+    Distinct unscored prefixes (BOS and context) run once each, `batch_size` at a time, and their
+    key-value cache is shared by every continuation that follows them, so three continuations of one
+    context cost one context pass; the continuations then run in batches sorted by length.
     """
 
     def __init__(self, model: str = DEFAULT_CAUSAL_LM, batch_size: int = 32, device: str | None = None) -> None:
@@ -139,16 +140,18 @@ class CausalLMScorer:
 
     def _logprobs(self, requests: Sequence[_Request]) -> list[np.ndarray]:
         """Log-probabilities of each request's scored tokens, in input order."""
-        # Sorting by prefix puts continuations of one context in one batch (their prefix runs once) and
-        # keeps sequences of similar length together (little padding).
-        order = sorted(
-            range(len(requests)), key=lambda i: (len(requests[i].prefix), requests[i].prefix, len(requests[i].scored))
-        )
+        groups: dict[tuple[int, ...], list[int]] = {}
+        for index, request in enumerate(requests):
+            groups.setdefault(request.prefix, []).append(index)
+        # Prefixes of similar length run together (little padding); so do continuations, sorted by length
+        # within the prefixes of one batch.
+        prefixes = sorted(groups, key=lambda prefix: (len(prefix), prefix))
         results: list[np.ndarray] = [np.empty(0)] * len(requests)
         with torch.inference_mode():
-            for begin in range(0, len(order), self.batch_size):
-                chunk = order[begin : begin + self.batch_size]
-                for index, values in zip(chunk, self._forward([requests[i] for i in chunk]), strict=True):
+            for begin in range(0, len(prefixes), self.batch_size):
+                chunk = prefixes[begin : begin + self.batch_size]
+                members = sorted((i for prefix in chunk for i in groups[prefix]), key=lambda i: len(requests[i].scored))
+                for index, values in zip(members, self._forward(chunk, [requests[i] for i in members]), strict=True):
                     results[index] = values
         return results
 
@@ -162,11 +165,8 @@ class CausalLMScorer:
             mask[row, : len(sequence)] = 1
         return ids.to(self.device), mask.to(self.device)
 
-    def _forward(self, requests: Sequence[_Request]) -> list[np.ndarray]:
-        prefixes = list(dict.fromkeys(request.prefix for request in requests))
-        prefix_row = {prefix: row for row, prefix in enumerate(prefixes)}
-        rows = torch.tensor([prefix_row[request.prefix] for request in requests], device=self.device)
-
+    def _forward(self, prefixes: Sequence[tuple[int, ...]], requests: Sequence[_Request]) -> list[np.ndarray]:
+        """Run each prefix once, then every request's scored tokens on its prefix's cache, `batch_size` at a time."""
         prefix_ids, prefix_mask = self._padded(prefixes)  # (n_prefixes, P)
         lengths = prefix_mask.sum(1)  # (n_prefixes,)
         width = prefix_ids.shape[1]
@@ -176,26 +176,33 @@ class CausalLMScorer:
         output = self.model(input_ids=prefix_ids, attention_mask=prefix_mask, use_cache=True, **extra)
         ends = lengths - 1 - (width - keep)  # each prefix's last token among the kept logits
         last = output.logits[torch.arange(len(prefixes), device=self.device), ends]  # (n_prefixes, V)
-        logits = last[rows].unsqueeze(1)  # (batch, 1, V)
+        cache = output[self._cache_argument]
 
-        # The last scored token is only a target, never an input.
-        suffixes = [request.scored[:-1] for request in requests]
-        if any(suffixes):
-            cache = output[self._cache_argument]
-            cache.batch_select_indices(rows)  # one copy of its prefix's cache per request
-            suffix_ids, suffix_mask = self._padded(suffixes)  # (batch, S)
-            positions = lengths[rows].unsqueeze(1) + torch.arange(suffix_ids.shape[1], device=self.device)
-            suffix_output = self.model(
-                input_ids=suffix_ids,
-                attention_mask=torch.cat([prefix_mask[rows], suffix_mask], dim=1),
-                position_ids=positions,
-                use_cache=True,
-                **{self._cache_argument: cache},
-            )
-            logits = torch.cat([logits, suffix_output.logits], dim=1)  # (batch, 1 + S, V)
-
-        targets, _ = self._padded([request.scored for request in requests])  # (batch, 1 + S)
-        logits = logits.float()
-        logprobs = logits.gather(-1, targets.unsqueeze(-1)).squeeze(-1) - logits.logsumexp(-1)  # (batch, 1 + S)
-        values = logprobs.double().cpu().numpy()
-        return [values[row, : len(request.scored)] for row, request in enumerate(requests)]
+        prefix_row = {prefix: row for row, prefix in enumerate(prefixes)}
+        values: list[np.ndarray] = []
+        for begin in range(0, len(requests), self.batch_size):
+            part = requests[begin : begin + self.batch_size]
+            rows = torch.tensor([prefix_row[request.prefix] for request in part], device=self.device)
+            logits = last[rows].unsqueeze(1)  # (batch, 1, V)
+            # The last scored token is only a target, never an input.
+            suffixes = [request.scored[:-1] for request in part]
+            if any(suffixes):
+                # Selecting rows rewrites a cache in place: later parts need the prefixes' cache intact.
+                selected = cache if begin + self.batch_size >= len(requests) else copy.deepcopy(cache)
+                selected.batch_select_indices(rows)  # one copy of its prefix's cache per request
+                suffix_ids, suffix_mask = self._padded(suffixes)  # (batch, S)
+                positions = lengths[rows].unsqueeze(1) + torch.arange(suffix_ids.shape[1], device=self.device)
+                suffix_output = self.model(
+                    input_ids=suffix_ids,
+                    attention_mask=torch.cat([prefix_mask[rows], suffix_mask], dim=1),
+                    position_ids=positions,
+                    use_cache=True,
+                    **{self._cache_argument: selected},
+                )
+                logits = torch.cat([logits, suffix_output.logits], dim=1)  # (batch, 1 + S, V)
+            targets, _ = self._padded([request.scored for request in part])  # (batch, 1 + S)
+            logits = logits.float()
+            logprobs = logits.gather(-1, targets.unsqueeze(-1)).squeeze(-1) - logits.logsumexp(-1)  # (batch, 1 + S)
+            rows_values = logprobs.double().cpu().numpy()
+            values.extend(rows_values[row, : len(request.scored)] for row, request in enumerate(part))
+        return values
