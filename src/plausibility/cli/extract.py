@@ -28,9 +28,10 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "extract",
         help="parse corpus files into filtered subject-verb-object triples (Parquet + manifest)",
         description=(
-            "Parse text with a dependency parser, keep sentences whose root verb has a common-noun subject and "
-            "direct object and no indirect object, filter rare words and cap repeats. Writes OUTPUT/triples.parquet "
-            "and OUTPUT/manifest.json; finished shards stay in OUTPUT/shards/, so rerunning resumes."
+            "Parse text with a dependency parser and keep sentences whose root verb has a common-noun subject\n"
+            "and direct object and no indirect object; filter rare words and cap repeats. Writes\n"
+            "OUTPUT/triples.parquet and OUTPUT/manifest.json; finished shards stay in OUTPUT/shards/, so\n"
+            "running the same command again resumes an interrupted run."
         ),
         epilog=(
             "Example: plausibility extract wiki/*.txt.xz --output runs/triples --workers 2 --min-count 10\n"
