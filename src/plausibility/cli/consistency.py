@@ -134,8 +134,8 @@ def run(args: argparse.Namespace) -> int:
     for column in ("CCΔ", "LER", "events", "windows", "unique triples", "grid cells"):
         table.add_column(column, justify="right")
     table.add_row(
-        f"{result.concavity_delta:.4f}",
-        f"{result.local_extremum_rate:.4f}",
+        f"{result.concavity_delta:.4g}",
+        f"{result.local_extremum_rate:.4g}",
         str(len(events)),
         str(result.n_windows),
         str(result.n_unique_triples),
