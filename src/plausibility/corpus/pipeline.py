@@ -94,7 +94,12 @@ def extract_corpus(
         raise UnknownNameError("engine", engine, ENGINES)
     _check_positive(workers=workers, shard_size=shard_size, min_count=min_count, max_repeat=max_repeat)
     sources = _sources(inputs, jsonl_field)
-    settings = {"parser": {"name": parser.name, "model": parser.model}, "rule": asdict(rule), "shard_size": shard_size}
+    settings = {
+        "parser": {"name": parser.name, "model": parser.model},
+        "rule": asdict(rule),
+        "shard_size": shard_size,
+        "jsonl_field": jsonl_field,
+    }
     store = ShardStore(output / SHARDS_FOLDER, settings)
 
     planned: list[Shard] = []
