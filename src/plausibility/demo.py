@@ -71,13 +71,14 @@ def _quick_config(settings: DemoSettings, run_dir: Path) -> Path:
     config["seed_everything"] = settings.seed
     config["data"]["batch_size"] = settings.batch_size
     trainer = config["trainer"]
-    trainer.update(default_root_dir=str(run_dir), max_steps=settings.steps, max_epochs=1)
-    trainer["val_check_interval"] = settings.steps  # validate once, at the end
+    # No validation inside the run: the demo evaluates the final model on every half right after.
+    trainer.update(default_root_dir=str(run_dir), max_steps=settings.steps, max_epochs=1, limit_val_batches=0)
+    trainer.pop("val_check_interval", None)
     for logger in trainer.get("logger") or []:
         logger["init_args"]["save_dir"] = str(run_dir)
     for callback in trainer.get("callbacks") or []:
         if callback["class_path"].endswith("ModelCheckpoint"):
-            callback["init_args"]["dirpath"] = str(run_dir / "checkpoints")
+            callback["init_args"].update(dirpath=str(run_dir / "checkpoints"), monitor=None, save_top_k=1)
     run_dir.mkdir(parents=True, exist_ok=True)
     path = run_dir / "demo-config.yaml"
     path.write_text(yaml.safe_dump(config, sort_keys=False))
