@@ -1,6 +1,7 @@
 """Where shards are parsed: local worker processes, or a Ray cluster through Ray Data."""
 
 import multiprocessing
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict
 from functools import partial
@@ -67,7 +68,11 @@ def run_ray(shards: Iterable[Shard], spec: ParserSpec, rule: RuleOptions, worker
     except ImportError as error:
         raise ResourceMissingError("the ray engine needs Ray Data; run: pip install 'ray[data]'") from error
     if not ray.is_initialized():
-        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        options = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
+        if os.environ.get("RAY_ADDRESS"):
+            ray.init(**options)  # a running cluster sizes itself; num_cpus is only for a local start
+        else:
+            ray.init(num_cpus=workers, **options)
     items = [
         {**{name: str(value) for name, value in asdict(shard.source).items()}, "start": shard.start, "stop": shard.stop}
         for shard in shards
