@@ -14,7 +14,7 @@ def suite_corpus(folder: Path | None = None) -> Path:
     """A text file with every distinct text of every built-in suite that ships its data, one per line,
     sorted; built once under the cache (`corpora/`) and reused.
 
-    This is what the project can build from its own data: about 330,000 short English sentences, mostly
+    This is what the project can build from its own data: about 275,000 distinct texts, mostly
     the targeted-syntax pairs. It stands in for the paper's OpenWebText fragment (Zhu et al. 2025, sec. 6).
     """
     target = (folder or cache_dir() / "corpora") / CORPUS_NAME
