@@ -8,7 +8,7 @@ DEMO_OUTPUT ?= outputs/demo
 .PHONY: demo test lint setup wordnet
 
 demo: setup
-	$(VENV)/bin/plausibility resources
+	$(VENV)/bin/plausibility demo --output $(DEMO_OUTPUT)
 
 test: setup
 	$(PYTHON) -m pytest

@@ -20,3 +20,11 @@ def test_quick_config_moves_every_output_under_the_run_folder(tmp_path: Path) ->
     paths += [c["init_args"]["dirpath"] for c in config["trainer"]["callbacks"] if "dirpath" in c["init_args"]]
     assert len(paths) >= 3
     assert all(Path(path).is_relative_to(run_dir) for path in paths)
+
+
+def test_lieder_table_escapes_the_bars_of_comparison_names() -> None:
+    from plausibility.demo import _lieder_markdown
+    from plausibility.minimal_pairs.evaluate import ComparisonResult
+
+    row = ComparisonResult("p(sg|pos_neg)>p(sg|pos_pos)", "test", {}, {}, 48, 0.5, 0.4, 0.6, 0.84)
+    assert _lieder_markdown([row]).splitlines()[-1] == "| p(sg\\|pos_neg)>p(sg\\|pos_pos) | 0.50 | 0.84 |"

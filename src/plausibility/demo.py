@@ -12,6 +12,7 @@ from pathlib import Path
 import yaml
 
 from plausibility.errors import PlausibilityError
+from plausibility.minimal_pairs.evaluate import ComparisonResult
 from plausibility.resources import configs_dir, data_dir
 from plausibility.triple import Triple
 
@@ -92,6 +93,16 @@ def _write_text(path: Path, text: str) -> None:
     os.replace(staging, path)
 
 
+def _lieder_markdown(rows: Sequence[ComparisonResult]) -> str:
+    """LIEDER accuracies beside the human ones as a Markdown table (`|` in comparison names escaped)."""
+    lines = ["| comparison | model | human |", "| --- | --- | --- |"]
+    for row in rows:
+        name = row.comparison.replace("|", "\\|")
+        human = "–" if row.human is None else f"{row.human:.2f}"
+        lines.append(f"| {name} | {row.accuracy:.2f} | {human} |")
+    return "\n".join(lines)
+
+
 def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> DemoResult:
     """Train, evaluate (AUC, CCΔ / LER), explain the example queries, run LIEDER base; write `report.md`."""
     from plausibility.cli.train import run_lightning
@@ -147,7 +158,9 @@ def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> Demo
         write_suite_report(lieder, suite.resolved, {"lm": "offline default"}, output / "lieder")
 
     overall = [row for row in lieder.results if not row.group]
-    lieder_accuracy = sum(row.accuracy for row in overall) / len(overall)
+    # The distance-effect rows are statistics with no right answer: they stay out of the mean.
+    tests = [row for row in overall if row.kind != "statistic"]
+    lieder_accuracy = sum(row.accuracy for row in tests) / len(tests)
     lines = [
         "# plausibility demo",
         f"ConceptMax over the offline MiniLM encoder, trained {settings.steps} steps of {settings.batch_size} "
@@ -165,12 +178,7 @@ def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> Demo
         ),
         f"![grid of {settings.queries[0]}](heatmap.png)",
         "## LIEDER base (offline causal LM; human accuracy beside)",
-        "| comparison | model | human |",
-        "| --- | --- | --- |",
-        *(
-            f"| {row.comparison} | {row.accuracy:.2f} | {'–' if row.human is None else f'{row.human:.2f}'} |"
-            for row in overall
-        ),
+        _lieder_markdown(overall),
         "![LIEDER accuracy](lieder/accuracy.png)",
         "## Files",
         "- `evaluation/`: report.md, results.json and auc.png of both models",
