@@ -20,7 +20,7 @@ import torch
 from minicons.scorer import IncrementalLMScorer
 
 from plausibility.resources import DEFAULT_CAUSAL_LM, data_dir
-from plausibility.scoring.causal import CausalLMScorer
+from plausibility.scoring.causal import CausalLMScorer, start_token_id
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
@@ -62,6 +62,8 @@ def main() -> None:
     if args.threads:
         torch.set_num_threads(args.threads)
     ours = CausalLMScorer(args.lm, batch_size=args.batch_size, device=args.device)
+    # minicons prepends the tokenizer's BOS: name ours as BOS so both score after the same start token.
+    ours.tokenizer.bos_token = ours.tokenizer.convert_ids_to_tokens(start_token_id(ours.tokenizer))
     theirs = IncrementalLMScorer(ours.model, device=args.device, tokenizer=ours.tokenizer)
 
     def run_ours() -> np.ndarray:

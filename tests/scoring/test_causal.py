@@ -128,3 +128,17 @@ def test_offline_causal_lm_matches_a_plain_forward_pass() -> None:
     n_continuation = len(scorer.tokenizer(f" {continuation}", add_special_tokens=False).input_ids)
     expected = direct_logprobs(scorer.model, ids)[-n_continuation:].sum()
     assert scorer.conditional_logprob([context], [continuation])[0] == pytest.approx(expected, abs=1e-3)
+
+
+def test_start_token_prefers_the_document_boundary_over_a_chat_bos() -> None:
+    from tokenizers import Tokenizer, models
+    from transformers import PreTrainedTokenizerFast
+
+    from plausibility.scoring.causal import start_token_id
+
+    def tokenizer(vocabulary: list[str]) -> PreTrainedTokenizerFast:
+        model = models.WordLevel({word: i for i, word in enumerate(vocabulary)}, unk_token="a")
+        return PreTrainedTokenizerFast(tokenizer_object=Tokenizer(model), bos_token="<|im_start|>")
+
+    assert start_token_id(tokenizer(["<|im_start|>", "<|endoftext|>", "a"])) == 1
+    assert start_token_id(tokenizer(["<|im_start|>", "a"])) == 0
