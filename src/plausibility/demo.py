@@ -1,8 +1,6 @@
 """The main job on the embedded offline defaults: train ConceptMax, evaluate it, explain, score discourse pairs."""
 
 import json
-import os
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -11,6 +9,7 @@ from pathlib import Path
 
 import yaml
 
+from plausibility.atomic import atomic_write
 from plausibility.errors import PlausibilityError
 from plausibility.minimal_pairs.evaluate import ComparisonResult
 from plausibility.resources import configs_dir, data_dir
@@ -87,10 +86,7 @@ def _quick_config(settings: DemoSettings, run_dir: Path) -> Path:
 
 
 def _write_text(path: Path, text: str) -> None:
-    handle, staging = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(handle, "w", encoding="utf-8") as stream:
-        stream.write(text)
-    os.replace(staging, path)
+    atomic_write(path, lambda stream: stream.write(text))
 
 
 def _lieder_markdown(rows: Sequence[ComparisonResult]) -> str:

@@ -2,14 +2,13 @@
 
 import argparse
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
+from plausibility.atomic import atomic_write
 from plausibility.evaluation.datasets import DATASETS, SPLITS, load_plausibility_set
 from plausibility.evaluation.grids import ConsistencyResult, ScoredGrid, measure_consistency
 from plausibility.evaluation.heatmap import save_heatmap
@@ -66,16 +65,7 @@ def _ranked(result: ConsistencyResult) -> list[int]:
 
 
 def _write_json(path: Path, content: dict[str, object]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, staging = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            json.dump(content, stream, indent=1, ensure_ascii=False)
-            stream.write("\n")
-        os.replace(staging, path)
-    except BaseException:
-        Path(staging).unlink(missing_ok=True)
-        raise
+    atomic_write(path, lambda stream: stream.write(json.dumps(content, indent=1, ensure_ascii=False) + "\n"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,14 +1,13 @@
 """The Parquet and JSON artefacts of extraction, each written once and atomically."""
 
 import json
-import os
-import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from plausibility.atomic import atomic_path, atomic_write
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.triple import Triple
 
@@ -16,28 +15,15 @@ TRIPLE_COLUMNS = ("subject", "verb", "object")
 NEGATIVE_COLUMNS = ("negative_subject", "negative_verb", "negative_object")
 
 
-def _replace_atomically(path: Path, write: Callable[[Path], None]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(handle)
-    try:
-        write(Path(temporary))
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 def write_json(path: Path, content: Mapping[str, object]) -> None:
     """Write `content` as indented JSON, atomically."""
-    _replace_atomically(path, lambda temporary: temporary.write_text(json.dumps(content, indent=2) + "\n"))
+    atomic_write(path, lambda handle: handle.write(json.dumps(content, indent=2) + "\n"))
 
 
 def _write_table(path: Path, table: pa.Table) -> None:
     # Dictionary encoding suits the few thousand distinct lemmas repeated over many rows.
-    _replace_atomically(
-        path, lambda temporary: pq.write_table(table, temporary, compression="zstd", use_dictionary=True)
-    )
+    with atomic_path(path) as temporary:
+        pq.write_table(table, temporary, compression="zstd", use_dictionary=True)
 
 
 def write_triples(path: Path, counts: Mapping[Triple, int]) -> None:

@@ -2,15 +2,14 @@
 
 import csv
 import json
-import os
-import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 import numpy as np
 
+from plausibility.atomic import atomic_write
 from plausibility.evaluation.datasets import DATASETS, SPLITS, LabelledEvent, load_plausibility_set
 from plausibility.evaluation.metrics import roc_auc
 from plausibility.scoring.protocols import TripleScorer
@@ -49,22 +48,10 @@ def auc_table(results: Sequence[ScoredHalf]) -> dict[str, dict[str, float]]:
     return table
 
 
-def _write_atomic(path: Path, write: Callable[[TextIO], None]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, staging = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
-            write(file)
-        os.replace(staging, path)
-    except BaseException:
-        os.unlink(staging)
-        raise
-
-
 def write_metrics(results: Sequence[ScoredHalf], path: Path, about: dict[str, str]) -> None:
     """`metrics.json`: the AUC table plus `about` (the model SPEC, the probability mapping), written atomically."""
     document = {**auc_table(results), "_about": about}
-    _write_atomic(path, lambda file: json.dump(document, file, indent=2, sort_keys=False))
+    atomic_write(path, lambda file: json.dump(document, file, indent=2, sort_keys=False))
 
 
 def write_scores(results: Sequence[ScoredHalf], path: Path) -> None:
@@ -79,4 +66,4 @@ def write_scores(results: Sequence[ScoredHalf], path: Path) -> None:
                 words = [triple.subject, triple.verb, triple.object]
                 rows.writerow([result.dataset, result.split, event.label, *words, f"{score:.6g}"])
 
-    _write_atomic(path, write)
+    atomic_write(path, write)

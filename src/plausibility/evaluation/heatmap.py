@@ -1,9 +1,8 @@
 """A heatmap of one event's abstraction grid: subject abstractions down, object abstractions across."""
 
-import os
-import tempfile
 from pathlib import Path
 
+from plausibility.atomic import atomic_write
 from plausibility.evaluation.grids import ScoredGrid
 
 
@@ -29,15 +28,8 @@ def save_heatmap(scored: ScoredGrid, path: Path, title: str | None = None) -> Pa
     axes.set_ylabel(f"subject: {grid.event.subject}")
     axes.set_title(title or str(grid.event))
     figure.colorbar(image, ax=axes, label="probability")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, staging = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(handle)
     try:
-        figure.savefig(staging, format="png", dpi=120)
-        os.replace(staging, path)
-    except BaseException:
-        Path(staging).unlink(missing_ok=True)
-        raise
+        atomic_write(path, lambda handle: figure.savefig(handle, format="png", dpi=120), binary=True)
     finally:
         plt.close(figure)
     return path

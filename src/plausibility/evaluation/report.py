@@ -1,9 +1,7 @@
 """The thesis's two results tables in kind, for many scorers: AUC (Table 6.4) and CCΔ / LER (Table 6.5)."""
 
 import json
-import os
 import re
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -11,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from plausibility.atomic import atomic_write
 from plausibility.errors import PlausibilityError
 from plausibility.evaluation.auc import evaluate_auc
 from plausibility.evaluation.datasets import DATASETS, SPLITS, load_plausibility_set
@@ -292,15 +291,8 @@ def report_json(report: Report) -> dict:
     return {"settings": asdict(report.settings), "models": models, "skipped": report.skipped}
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    handle, staging = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(staging, path)
-    except BaseException:
-        Path(staging).unlink(missing_ok=True)
-        raise
+def _write_text(path: Path, text: str) -> None:
+    atomic_write(path, lambda stream: stream.write(text))
 
 
 def write_report(report: Report, requests: Sequence[ModelRequest], output: Path) -> dict[str, Path]:
@@ -310,8 +302,8 @@ def write_report(report: Report, requests: Sequence[ModelRequest], output: Path)
     output.mkdir(parents=True, exist_ok=True)
     config = {"models": [asdict(request) for request in requests], **asdict(report.settings)}
     paths = {name: output / name for name in ("config.yaml", "results.json", "report.md", "auc.png")}
-    _write_atomic(paths["config.yaml"], yaml.safe_dump(config, sort_keys=False, allow_unicode=True))
-    _write_atomic(paths["results.json"], json.dumps(report_json(report), indent=2, ensure_ascii=False) + "\n")
-    _write_atomic(paths["report.md"], report_markdown(report))
+    _write_text(paths["config.yaml"], yaml.safe_dump(config, sort_keys=False, allow_unicode=True))
+    _write_text(paths["results.json"], json.dumps(report_json(report), indent=2, ensure_ascii=False) + "\n")
+    _write_text(paths["report.md"], report_markdown(report))
     save_auc_chart(report.models, paths["auc.png"])
     return paths

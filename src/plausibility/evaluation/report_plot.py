@@ -1,12 +1,11 @@
 """Bar chart of every model's AUC with bootstrap intervals, and the thesis's test AUCs marked beside."""
 
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
+from plausibility.atomic import atomic_write
 from plausibility.evaluation.datasets import DATASETS, SPLITS
 from plausibility.evaluation.report import DATASET_TITLES, ModelResult
 
@@ -54,15 +53,8 @@ def save_auc_chart(models: Sequence[ModelResult], path: Path) -> Path:
     axes.set_ylabel("ROC-AUC (error bars: bootstrap interval)")
     axes.set_title("Plausibility AUC on Pep-3k and 20Q")
     axes.legend(fontsize=8, ncols=3, loc="upper left")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, staging = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(handle)
     try:
-        figure.savefig(staging, format="png", dpi=120)
-        os.replace(staging, path)
-    except BaseException:
-        Path(staging).unlink(missing_ok=True)
-        raise
+        atomic_write(path, lambda handle: figure.savefig(handle, format="png", dpi=120), binary=True)
     finally:
         plt.close(figure)
     return path

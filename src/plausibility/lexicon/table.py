@@ -1,7 +1,5 @@
 """The precomputed WordNet noun table (lemma to senses, synset to parent and lemmas), built once and cached."""
 
-import os
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -9,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from plausibility.atomic import atomic_write
 from plausibility.resources import cache_dir, load_wordnet
 
 if TYPE_CHECKING:
@@ -123,15 +122,7 @@ def unpack_strings(packed: np.ndarray) -> tuple[str, ...]:
 
 def save_arrays(path: Path, **arrays: np.ndarray) -> None:
     """Write arrays to `path` (.npz) through a temporary file, so readers never see half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, staging = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            np.savez(stream, **arrays)
-        os.replace(staging, path)
-    except BaseException:
-        Path(staging).unlink(missing_ok=True)
-        raise
+    atomic_write(path, lambda stream: np.savez(stream, **arrays), binary=True)
 
 
 def save_table(table: NounTable, path: Path) -> None:

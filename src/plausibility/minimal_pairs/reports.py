@@ -3,9 +3,7 @@
 import csv
 import json
 import math
-import os
-import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
 from typing import IO
@@ -13,26 +11,13 @@ from typing import IO
 import yaml
 from rich.table import Table
 
+from plausibility.atomic import atomic_write
 from plausibility.minimal_pairs.evaluate import ComparisonResult, SuiteResult
 
 RESULT_COLUMNS = (
     "suite", "experiment", "metric", "comparison", "kind", "group", "n_items", "accuracy", "ci_low", "ci_high",
     "human_accuracy", "labels",
 )  # fmt: skip
-
-
-def atomic_write(path: Path, write: Callable[[IO], None], binary: bool = False) -> None:
-    """Write through a temporary sibling renamed into place, so a crash leaves no half-written file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, staging = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        mode = "wb" if binary else "w"
-        with os.fdopen(descriptor, mode, **({} if binary else {"newline": "", "encoding": "utf-8"})) as handle:
-            write(handle)
-        os.replace(staging, path)
-    except BaseException:
-        Path(staging).unlink(missing_ok=True)
-        raise
 
 
 def group_name(group: Mapping[str, str]) -> str:

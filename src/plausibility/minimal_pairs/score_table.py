@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO
 
+from plausibility.atomic import atomic_write
 from plausibility.errors import DataFormatError
-from plausibility.minimal_pairs.reports import atomic_write
 
 COLUMNS = ("id", "logprob")
 

@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
+from plausibility.atomic import atomic_write
 from plausibility.minimal_pairs.config import available_suites, experiments, load_suite
-from plausibility.minimal_pairs.reports import atomic_write
 from plausibility.minimal_pairs.suites import load_items
 from plausibility.resources import cache_dir
 

@@ -1,14 +1,13 @@
 """SLOR: a text's log-probability minus its unigram log-probability, per token (Lau et al., 2017)."""
 
 import hashlib
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from plausibility.atomic import atomic_write
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.resources import cache_dir
 from plausibility.scoring.protocols import LanguageModelScorer
@@ -89,10 +88,7 @@ class UnigramTable:
         counts = count_tokens(tokenizer, corpus)
         if not counts.any():
             raise DataFormatError(f"{corpus}: no tokens to count; the corpus is empty")
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=cached.parent, suffix=".npy", delete=False) as staging:
-            np.save(staging, counts)
-        os.replace(staging.name, cached)
+        atomic_write(cached, lambda stream: np.save(stream, counts), binary=True)
         return cls(tokenizer, counts, smoothing)
 
     def token_logprobs(self, texts: Sequence[str]) -> list[np.ndarray]:
