@@ -10,22 +10,12 @@ import yaml
 from plausibility.errors import PlausibilityError, UnknownNameError
 from plausibility.minimal_pairs.readers import get_reader
 from plausibility.minimal_pairs.registry import get_metric
-from plausibility.resources import data_dir
+from plausibility.resources import configs_dir, data_dir
 
 ScoreKind = Literal["conditional", "text", "slor", "conditional_mean"]
 ComparisonKind = Literal["test", "statistic"]
 
-# configs/suites/ of the source checkout (src/plausibility/minimal_pairs -> repository root), else the copy
-# an installed wheel carries as plausibility/_configs.
-_PACKAGE = Path(__file__).resolve().parents[1]
-SUITES_DIR = next(
-    (
-        folder
-        for folder in (_PACKAGE.parents[1] / "configs" / "suites", _PACKAGE / "_configs" / "suites")
-        if folder.is_dir()
-    ),
-    _PACKAGE.parents[1] / "configs" / "suites",
-)
+SUITES_DIR = configs_dir() / "suites"
 TEMPLATE = "_template.yaml"
 
 _SUITE_KEYS = {
