@@ -70,3 +70,26 @@ def test_evaluate_rejects_unknown_sets_and_missing_checkpoints(
     assert main(["evaluate", "--model", str(tmp_path / "none.ckpt"), "--output", str(tmp_path)]) == 1
     assert capsys.readouterr().err.strip().endswith("no such checkpoint; train one with `plausibility fit`")
     assert not (tmp_path / "metrics.json").exists()
+
+
+def test_score_command_on_a_checkpoint_is_stable_and_equals_the_model(
+    checkpoint: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import numpy as np
+    import pandas as pd
+
+    from plausibility.triple import Triple
+
+    source = tmp_path / "in.tsv"
+    source.write_text("subject\tverb\tobject\nperson\tbreathe\tair\nrock\teat\tsandwich\n")
+    outputs = [tmp_path / "first.tsv", tmp_path / "second.tsv"]
+    for output in outputs:
+        assert main(["score", "--input", str(source), "--output", str(output), "--model", checkpoint]) == 0
+    first, second = (pd.read_csv(output, sep="\t") for output in outputs)
+    assert first["score"].tolist() == second["score"].tolist()
+    direct = load_checkpoint_scorer(checkpoint).score(
+        [Triple("person", "breathe", "air"), Triple("rock", "eat", "sandwich")]
+    )
+    np.testing.assert_allclose(first["score"], direct, rtol=1e-6)
+    assert main(["score", "person", "breathe", "air", "--model", checkpoint]) == 0
+    assert f"{direct[0]:.4f}" in capsys.readouterr().out
