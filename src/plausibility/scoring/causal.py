@@ -11,10 +11,10 @@ import torch
 
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.resources import DEFAULT_CAUSAL_LM
-from plausibility.scoring.loading import load_lm, pick_device
+from plausibility.scoring.loading import load_lm, pick_device, ready_model
 from plausibility.scoring.protocols import Reduction
 from plausibility.scoring.reduction import check_reduction, reduce_logprobs
-from plausibility.scoring.tokens import check_texts, join, require_fast, tokenise
+from plausibility.scoring.tokens import check_texts, join, tokenise
 
 if TYPE_CHECKING:
     from transformers import PreTrainedModel, PreTrainedTokenizerBase
@@ -91,9 +91,7 @@ class CausalLMScorer:
         batch_size: int,
         device: torch.device,
     ) -> None:
-        require_fast(tokenizer)
-        if batch_size < 1:
-            raise DataFormatError(f"batch_size must be at least 1, got {batch_size}")
+        model = ready_model(model, tokenizer, batch_size, device)
         bos = start_token_id(tokenizer)
         if bos is None:
             raise ResourceMissingError(
@@ -103,7 +101,7 @@ class CausalLMScorer:
         self.tokenizer = tokenizer
         self.batch_size = batch_size
         self.device = device
-        self.model = model.to(device).eval()
+        self.model = model
         self._bos = int(bos)
         # Any id works for padding: padded positions are masked out and never scored.
         self._pad = int(tokenizer.pad_token_id if tokenizer.pad_token_id is not None else bos)

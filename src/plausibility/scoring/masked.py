@@ -8,10 +8,10 @@ import numpy as np
 import torch
 
 from plausibility.errors import DataFormatError, ResourceMissingError
-from plausibility.scoring.loading import load_lm, pick_device
+from plausibility.scoring.loading import load_lm, pick_device, ready_model
 from plausibility.scoring.protocols import Reduction
 from plausibility.scoring.reduction import check_reduction, reduce_logprobs
-from plausibility.scoring.tokens import TokenisedText, check_texts, join, require_fast, tokenise
+from plausibility.scoring.tokens import TokenisedText, check_texts, join, tokenise
 
 if TYPE_CHECKING:
     from transformers import PreTrainedModel, PreTrainedTokenizerBase
@@ -67,9 +67,7 @@ class MaskedLMScorer:
         batch_size: int,
         device: torch.device,
     ) -> None:
-        require_fast(tokenizer)
-        if batch_size < 1:
-            raise DataFormatError(f"batch_size must be at least 1, got {batch_size}")
+        model = ready_model(model, tokenizer, batch_size, device)
         if tokenizer.mask_token_id is None:
             raise ResourceMissingError(
                 f"tokenizer of {model.name_or_path or type(model).__name__} has no mask token; "
@@ -78,7 +76,7 @@ class MaskedLMScorer:
         self.tokenizer = tokenizer
         self.batch_size = batch_size
         self.device = device
-        self.model = model.to(device).eval()
+        self.model = model
         self._mask = int(tokenizer.mask_token_id)
         self._pad = int(tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.mask_token_id)
 
