@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from plausibility.atomic import atomic_write
+from plausibility.cli.arguments import positive_int
 from plausibility.evaluation.datasets import DATASETS, SPLITS, load_plausibility_set
 from plausibility.evaluation.grids import ConsistencyResult, ScoredGrid, measure_consistency
 from plausibility.evaluation.heatmap import save_heatmap
@@ -16,13 +17,6 @@ from plausibility.lexicon.abstractions import Abstractor
 from plausibility.lexicon.hierarchy import Hierarchy
 from plausibility.lexicon.wsd import WSD_METHODS
 from plausibility.scorers import load_scorer
-
-
-def _positive(value: str) -> int:
-    number = int(value)
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
-    return number
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -40,9 +34,9 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument("--dataset", required=True, choices=DATASETS)
     parser.add_argument("--split", required=True, choices=SPLITS)
     parser.add_argument("--wsd", choices=WSD_METHODS, default="mfs", help="sense choice (default: most frequent)")
-    parser.add_argument("--min-depth", type=_positive, default=4, help="drop hypernyms shallower than this (4)")
+    parser.add_argument("--min-depth", type=positive_int, default=4, help="drop hypernyms shallower than this (4)")
     parser.add_argument("--heatmaps", type=int, default=3, metavar="N", help="events drawn at each end (3; 0: none)")
-    parser.add_argument("--batch-size", type=_positive, default=1024, help="triples per call to the scorer")
+    parser.add_argument("--batch-size", type=positive_int, default=1024, help="triples per call to the scorer")
     parser.add_argument("--output", required=True, type=Path, metavar="DIR", help="folder for the report")
     parser.set_defaults(run=run)
 

@@ -6,6 +6,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from plausibility.cli.arguments import positive_int
 from plausibility.evaluation.datasets import DATASETS, SPLITS
 from plausibility.evaluation.report import (
     DATASET_TITLES,
@@ -27,12 +28,6 @@ def _count(value: str) -> int | None:
         return None
     if not value.isdigit() or int(value) < 1:
         raise argparse.ArgumentTypeError(f"must be a positive integer or 'all', got {value!r}")
-    return int(value)
-
-
-def _positive(value: str) -> int:
-    if not value.isdigit() or int(value) < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value!r}")
     return int(value)
 
 
@@ -65,10 +60,10 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument("--consistency-split", choices=SPLITS, default="test", help="half measured (test)")
     parser.add_argument("--no-consistency", action="store_true", help="report AUC only")
     parser.add_argument("--wsd", choices=("mfs", "gloss"), default="mfs", help="sense choice for grids (mfs)")
-    parser.add_argument("--min-depth", type=_positive, default=4, help="drop hypernyms shallower than this (4)")
-    parser.add_argument("--resamples", type=_positive, default=1000, help="bootstrap resamples (1000)")
+    parser.add_argument("--min-depth", type=positive_int, default=4, help="drop hypernyms shallower than this (4)")
+    parser.add_argument("--resamples", type=positive_int, default=1000, help="bootstrap resamples (1000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and the event sample (0)")
-    parser.add_argument("--batch-size", type=_positive, default=1024, help="triples per call to a scorer (1024)")
+    parser.add_argument("--batch-size", type=positive_int, default=1024, help="triples per call to a scorer (1024)")
     parser.set_defaults(run=run)
 
 
