@@ -1,13 +1,13 @@
 """GloVe+MLP (Van de Cruys 2014): s, v, o embeddings from GloVe, concatenated, one hidden layer, one score."""
 
 from collections.abc import Sequence
-from pathlib import Path
 
 import pyarrow.parquet as pq
 import torch
 from torch import nn
 
 from plausibility.errors import DataFormatError, ResourceMissingError
+from plausibility.models.checkpoint import read_checkpoint
 from plausibility.models.datamodule import PAIR_COLUMNS, resolve_data_path
 from plausibility.models.scorer import NetScorer
 from plausibility.resources import load_glove
@@ -117,13 +117,7 @@ def load_glove_mlp(argument: str | None) -> NetScorer:
             "glove-mlp needs a trained checkpoint: plausibility fit --config configs/models/glove_mlp.yaml, "
             "then use glove-mlp:<path>.ckpt"
         )
-    if not Path(argument).is_file():
-        raise ResourceMissingError(f"{argument}: no such checkpoint; train one with `plausibility fit`")
-    try:
-        # weights_only: tensors and plain containers only, so a checkpoint cannot run code when read.
-        checkpoint = torch.load(argument, map_location="cpu", weights_only=True)
-    except Exception as error:  # torch raises several types for unreadable or unsafe files
-        raise DataFormatError(f"{argument}: not a readable checkpoint ({str(error).splitlines()[0]})") from error
+    checkpoint = read_checkpoint(argument)
     net_config = checkpoint.get("hyper_parameters", {}).get("net")
     class_path = f"{GloveMlpNet.__module__}.{GloveMlpNet.__name__}"
     if not isinstance(net_config, dict) or net_config.get("class_path") != class_path:

@@ -23,15 +23,20 @@ def _net_class(path: str, class_path: str) -> type[nn.Module]:
     return net
 
 
-def load_checkpoint_module(path: str) -> PlausibilityModule:
-    """The trained system, rebuilt from the checkpoint's saved config and weights, in eval mode on the CPU."""
+def read_checkpoint(path: str) -> dict:
+    """A checkpoint's contents on the CPU, read as tensors and plain containers only."""
     if not Path(path).is_file():
         raise ResourceMissingError(f"{path}: no such checkpoint; train one with `plausibility fit`")
     try:
         # weights_only: tensors and plain containers only, so a checkpoint cannot run code when read.
-        checkpoint = torch.load(path, map_location="cpu", weights_only=True)
+        return torch.load(path, map_location="cpu", weights_only=True)
     except Exception as error:  # torch raises several types for unreadable or unsafe files
         raise DataFormatError(f"{path}: not a readable checkpoint ({str(error).splitlines()[0]})") from error
+
+
+def load_checkpoint_module(path: str) -> PlausibilityModule:
+    """The trained system, rebuilt from the checkpoint's saved config and weights, in eval mode on the CPU."""
+    checkpoint = read_checkpoint(path)
     hparams = checkpoint.get("hyper_parameters", {})
     net_config = hparams.get("net")
     if not isinstance(net_config, dict) or "class_path" not in net_config:
