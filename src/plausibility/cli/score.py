@@ -61,8 +61,8 @@ def run(args: argparse.Namespace) -> int:
     _check(args)
     scorer = load_scorer(args.model)
     explaining = args.explain or isinstance(scorer, ConceptMax)
-    abstractor = grid_source(scorer)[1]
-    lexicon = getattr(grid_source(scorer)[0], "lexicon", None)
+    searched, abstractor = grid_source(scorer)
+    lexicon = getattr(searched, "lexicon", None)
     flags = CoverageFlags(abstractor.hierarchy, getattr(lexicon, "vocabulary", None))
     console = Console()
     if args.input is not None:
