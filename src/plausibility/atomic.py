@@ -28,3 +28,8 @@ def atomic_write(path: Path, write: Callable[[IO], None], binary: bool = False) 
         mode = "wb" if binary else "w"
         with staging.open(mode, **({} if binary else {"newline": "", "encoding": "utf-8"})) as handle:
             write(handle)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Put `text` (UTF-8) at `path` all at once."""
+    atomic_write(path, lambda handle: handle.write(text))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import yaml
 
-from plausibility.atomic import atomic_write
+from plausibility.atomic import atomic_write_text
 from plausibility.errors import PlausibilityError
 from plausibility.minimal_pairs.evaluate import ComparisonResult
 from plausibility.resources import configs_dir, data_dir
@@ -83,10 +83,6 @@ def _quick_config(settings: DemoSettings, run_dir: Path) -> Path:
     path = run_dir / "demo-config.yaml"
     path.write_text(yaml.safe_dump(config, sort_keys=False))
     return path
-
-
-def _write_text(path: Path, text: str) -> None:
-    atomic_write(path, lambda stream: stream.write(text))
 
 
 def _lieder_markdown(rows: Sequence[ComparisonResult]) -> str:
@@ -184,8 +180,10 @@ def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> Demo
         *(f"- {name}: {value:.0f}" for name, value in seconds.items()),
     ]
     report = output / "report.md"
-    _write_text(report, "\n\n".join(lines) + "\n")
-    _write_text(output / "results.json", json.dumps({"seconds": seconds, "steps": settings.steps}, indent=2) + "\n")
+    atomic_write_text(report, "\n\n".join(lines) + "\n")
+    atomic_write_text(
+        output / "results.json", json.dumps({"seconds": seconds, "steps": settings.steps}, indent=2) + "\n"
+    )
     return DemoResult(
         report=report,
         auc={d: {s: models[0].auc[d][s].estimate for s in models[0].auc[d]} for d in DATASETS},

@@ -8,7 +8,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from plausibility.atomic import atomic_write
+from plausibility.atomic import atomic_write_text
 from plausibility.cli.arguments import positive_int
 from plausibility.evaluation.datasets import DATASETS, SPLITS, load_plausibility_set
 from plausibility.evaluation.grids import ConsistencyResult, ScoredGrid, measure_consistency
@@ -59,7 +59,7 @@ def _ranked(result: ConsistencyResult) -> list[int]:
 
 
 def _write_json(path: Path, content: dict[str, object]) -> None:
-    atomic_write(path, lambda stream: stream.write(json.dumps(content, indent=1, ensure_ascii=False) + "\n"))
+    atomic_write_text(path, json.dumps(content, indent=1, ensure_ascii=False) + "\n")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from plausibility.atomic import atomic_path, atomic_write
+from plausibility.atomic import atomic_path, atomic_write_text
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.triple import Triple
 
@@ -17,7 +17,7 @@ NEGATIVE_COLUMNS = ("negative_subject", "negative_verb", "negative_object")
 
 def write_json(path: Path, content: Mapping[str, object]) -> None:
     """Write `content` as indented JSON, atomically."""
-    atomic_write(path, lambda handle: handle.write(json.dumps(content, indent=2) + "\n"))
+    atomic_write_text(path, json.dumps(content, indent=2) + "\n")
 
 
 def _write_table(path: Path, table: pa.Table) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from plausibility.atomic import atomic_write
+from plausibility.atomic import atomic_write_text
 from plausibility.errors import PlausibilityError
 from plausibility.evaluation.auc import evaluate_auc
 from plausibility.evaluation.datasets import DATASETS, SPLITS, load_plausibility_set
@@ -291,10 +291,6 @@ def report_json(report: Report) -> dict:
     return {"settings": asdict(report.settings), "models": models, "skipped": report.skipped}
 
 
-def _write_text(path: Path, text: str) -> None:
-    atomic_write(path, lambda stream: stream.write(text))
-
-
 def write_report(report: Report, requests: Sequence[ModelRequest], output: Path) -> dict[str, Path]:
     """Write `config.yaml`, `results.json`, `report.md` and `auc.png` into `output`, each atomically."""
     from plausibility.evaluation.report_plot import save_auc_chart
@@ -302,8 +298,8 @@ def write_report(report: Report, requests: Sequence[ModelRequest], output: Path)
     output.mkdir(parents=True, exist_ok=True)
     config = {"models": [asdict(request) for request in requests], **asdict(report.settings)}
     paths = {name: output / name for name in ("config.yaml", "results.json", "report.md", "auc.png")}
-    _write_text(paths["config.yaml"], yaml.safe_dump(config, sort_keys=False, allow_unicode=True))
-    _write_text(paths["results.json"], json.dumps(report_json(report), indent=2, ensure_ascii=False) + "\n")
-    _write_text(paths["report.md"], report_markdown(report))
+    atomic_write_text(paths["config.yaml"], yaml.safe_dump(config, sort_keys=False, allow_unicode=True))
+    atomic_write_text(paths["results.json"], json.dumps(report_json(report), indent=2, ensure_ascii=False) + "\n")
+    atomic_write_text(paths["report.md"], report_markdown(report))
     save_auc_chart(report.models, paths["auc.png"])
     return paths

@@ -11,7 +11,7 @@ from typing import IO
 import yaml
 from rich.table import Table
 
-from plausibility.atomic import atomic_write
+from plausibility.atomic import atomic_write, atomic_write_text
 from plausibility.minimal_pairs.evaluate import ComparisonResult, SuiteResult
 
 RESULT_COLUMNS = (
@@ -93,13 +93,13 @@ def _without_nan(value: object) -> object:
 def write_summary_json(result: SuiteResult, provenance: Mapping[str, object], path: Path) -> None:
     """`summary.json`, strict JSON (null where an interval is undefined)."""
     text = json.dumps(_without_nan(summary(result, provenance)), indent=2, allow_nan=False)
-    atomic_write(path, lambda handle: handle.write(text + "\n"))
+    atomic_write_text(path, text + "\n")
 
 
 def write_config_yaml(resolved: Mapping[str, object], path: Path) -> None:
     """The resolved suite configuration the run used."""
     text = yaml.safe_dump(json.loads(json.dumps(resolved, default=str)), sort_keys=False, allow_unicode=True)
-    atomic_write(path, lambda handle: handle.write(text))
+    atomic_write_text(path, text)
 
 
 def plot_accuracy(result: SuiteResult, path: Path) -> None:

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from plausibility.atomic import atomic_write
+from plausibility.atomic import atomic_write_text
 from plausibility.minimal_pairs.config import available_suites, experiments, load_suite
 from plausibility.minimal_pairs.suites import load_items
 from plausibility.resources import cache_dir
@@ -28,5 +28,5 @@ def suite_corpus(folder: Path | None = None) -> Path:
                 continue
             texts.update(text.full for item in load_items(suite) for text in item.roles.values())
     lines = sorted(text.replace("\n", " ") for text in texts)
-    atomic_write(target, lambda handle: handle.write("\n".join(lines) + "\n"))
+    atomic_write_text(target, "\n".join(lines) + "\n")
     return target
