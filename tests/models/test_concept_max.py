@@ -79,6 +79,28 @@ def test_dedup_scores_each_shared_abstraction_once(lexicon: TrainingLexicon) -> 
     assert sum(naive.calls) == total and len(naive.calls) == 2
 
 
+def test_later_calls_score_only_abstractions_not_seen_before(lexicon: TrainingLexicon) -> None:
+    first, second = [Triple("dentist", "breathe", "helium")], [Triple("doctor", "breathe", "helium")]
+    seen = set(lexicon.abstractor.grid(first[0]).triples())
+    new = set(lexicon.abstractor.grid(second[0]).triples()) - seen
+    scorer = KnownScores()
+    wrapped = ConceptMax(scorer, lexicon.abstractor)
+    once = wrapped.explain(first)
+    assert wrapped.explain(first) == once and wrapped.explain(second) == ConceptMax(
+        KnownScores(), lexicon.abstractor
+    ).explain(second)
+    assert scorer.calls == [len(seen), len(new)] and 0 < len(new) < len(seen)
+
+
+def test_memory_keeps_only_the_latest_abstractions(lexicon: TrainingLexicon) -> None:
+    scorer = KnownScores()
+    wrapped = ConceptMax(scorer, lexicon.abstractor, memory=1)
+    wrapped.score(EVENTS[:1])
+    wrapped.score(EVENTS[:1])
+    grid = len(lexicon.abstractor.grid(EVENTS[0]).triples())
+    assert scorer.calls == [grid, grid - 1]  # only the last abstraction was remembered
+
+
 def test_dedup_gives_the_naive_scores_with_a_real_net(roberta_backbone: str, lexicon: TrainingLexicon) -> None:
     scorer = NetScorer(TripleClassifier(backbone=roberta_backbone), batch_size=7)
     dedup = ConceptMax(scorer, lexicon.abstractor).explain(EVENTS)

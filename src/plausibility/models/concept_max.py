@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from plausibility.errors import PlausibilityError
-from plausibility.models.training_lexicon import TrainingLexicon
+from plausibility.models.training_lexicon import bundled_lexicon
 from plausibility.scoring.protocols import TripleScorer
 from plausibility.triple import Triple
 
@@ -39,14 +39,21 @@ class ConceptMax:
     """Hard maximum of a wrapped scorer over every abstraction (subject chain x object chain) of an event.
 
     With `deduplicate`, the abstractions of all events in one call are scored once each (events share
-    hypernyms and verbs); without it, each event's grid is scored by its own call, as a naive loop would.
-    Both give identical scores.
+    hypernyms and verbs), and the scores of the last `memory` abstractions are kept for later calls: an
+    evaluation scores each abstraction once over all its batches, and a consistency grid, whose cells'
+    grids lie inside the event's, costs nothing more. Without it, each event's grid is scored by its own
+    call, as a naive loop would. Both give identical scores, as long as the wrapped scorer does not change
+    while wrapped (a model in training wraps itself afresh for each evaluation batch).
     """
 
-    def __init__(self, scorer: TripleScorer, abstractor: "Abstractor", deduplicate: bool = True) -> None:
+    def __init__(
+        self, scorer: TripleScorer, abstractor: "Abstractor", deduplicate: bool = True, memory: int = 1_000_000
+    ) -> None:
         self.scorer = scorer
         self.abstractor = abstractor
         self.deduplicate = deduplicate
+        self.memory = memory
+        self._known: dict[Triple, float] = {}
 
     @property
     def probability_mapping(self) -> str:
@@ -57,8 +64,7 @@ class ConceptMax:
         """Each event's score with its arg-max abstraction (the most general one on ties), input order."""
         grids = self.abstractor.grids(triples)
         if self.deduplicate:
-            unique = list(dict.fromkeys(triple for grid in grids for triple in grid.triples()))
-            found = dict(zip(unique, self.scorer.score(unique), strict=True))
+            found = self._scores({triple: None for grid in grids for triple in grid.triples()})
             per_event = [np.array([found[triple] for triple in grid.triples()]) for grid in grids]
         else:
             per_event = [np.asarray(self.scorer.score(grid.triples())) for grid in grids]
@@ -67,6 +73,18 @@ class ConceptMax:
             best = int(np.argmax(scores))
             results.append(AbstractedScore(grid.event, float(scores[best]), grid.triples()[best]))
         return results
+
+    def _scores(self, wanted: dict[Triple, None]) -> dict[Triple, float]:
+        """The wrapped scorer's score of each wanted abstraction, scoring only those not already known."""
+        new = [triple for triple in wanted if triple not in self._known]
+        if new:
+            self._known.update(zip(new, np.asarray(self.scorer.score(new), dtype=np.float64).tolist(), strict=True))
+        found = {triple: self._known[triple] for triple in wanted}
+        excess = len(self._known) - self.memory
+        if excess > 0:  # forget the oldest (dicts keep insertion order)
+            for triple in list(self._known)[:excess]:
+                del self._known[triple]
+        return found
 
     def score(self, triples: Sequence[Triple]) -> np.ndarray:
         """The maximum score over each event's abstractions, input order."""
@@ -77,7 +95,7 @@ class ConceptMax:
 
 
 def load_concept_max(spec: str | None) -> ConceptMax:
-    """`conceptmax:<SPEC>`: ConceptMax around the scorer SPEC names, with that scorer's training lexicon if any."""
+    """`conceptmax:<SPEC>`: ConceptMax around the scorer SPEC names, over its training lexicon (else the bundled one)."""
     from plausibility.scorers import load_scorer
 
     if not spec:
@@ -85,5 +103,5 @@ def load_concept_max(spec: str | None) -> ConceptMax:
     inner = load_scorer(spec)
     if isinstance(inner, ConceptMax):
         return inner
-    lexicon = getattr(inner, "lexicon", None) or TrainingLexicon()
+    lexicon = getattr(inner, "lexicon", None) or bundled_lexicon()
     return ConceptMax(inner, lexicon.abstractor)

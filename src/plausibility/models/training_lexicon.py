@@ -1,7 +1,7 @@
 """The WordNet hierarchy as a model saw it in training: filtered by the nouns of its training pairs."""
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING
 
 from plausibility.errors import PlausibilityError
@@ -49,3 +49,15 @@ class TrainingLexicon:
             for concept in self.hierarchy.chain(sense)
         }
         return [found[name] for name in sorted(found)]
+
+
+@cache
+def bundled_lexicon() -> TrainingLexicon:
+    """The lexicon of a model trained on the bundled pairs, for scorers that have none of their own.
+
+    Searching an untrained scorer's abstractions (ConceptMax around it, explanations) keeps only the synsets
+    a trained model would keep, so grids are the same size and the model rows stay comparable.
+    """
+    from plausibility.models.datamodule import PairsDataModule
+
+    return TrainingLexicon(tuple(PairsDataModule().vocabulary))
