@@ -20,6 +20,7 @@ from plausibility.evaluation.report import (
     ModelResult,
     Report,
     ReportSettings,
+    SavedResults,
     auc_markdown,
     build_report,
     consistency_markdown,
@@ -173,7 +174,10 @@ def test_build_report_skips_optional_models_that_do_not_load_and_writes_every_fi
     full = Report([result("ngram"), result("resnik")], settings, {"zero-shot": "not installed"})
     paths = write_report(full, [ModelRequest("ngram", "ngram")], tmp_path / "out")
     assert sorted(path.name for path in (tmp_path / "out").iterdir()) == [
-        "auc.png", "config.yaml", "report.md", "results.json"
+        "auc.png",
+        "config.yaml",
+        "report.md",
+        "results.json",
     ]
     document = json.loads(paths["results.json"].read_text())
     assert document["models"][0]["auc"]["pep3k"]["test"] == {"estimate": 0.61, "low": 0.59, "high": 0.63}
@@ -183,6 +187,38 @@ def test_build_report_skips_optional_models_that_do_not_load_and_writes_every_fi
     markdown = paths["report.md"].read_text()
     assert "| ngram | .600 [.580, .620]" in markdown and "- **zero-shot**: not installed" in markdown
     assert paths["auc.png"].read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_stopped_report_resumes_from_the_rows_it_saved(tmp_path: Path) -> None:
+    settings = ReportSettings(n_resamples=20)
+    checkpoint = tmp_path / "model.ckpt"
+    checkpoint.write_bytes(b"weights")
+    request = ModelRequest("oracle", f"conceptmax:{checkpoint}")
+    loaded: list[str] = []
+
+    def load(spec: str) -> LabelScorer:
+        loaded.append(spec)
+        return LabelScorer(noise=0.2)
+
+    saved = SavedResults(tmp_path / "models", settings, consistency=False)
+    first = build_report([request], [], settings, load, None, saved)
+    again = build_report([request], [], settings, load, None, saved)
+    assert again.models == first.models and loaded == [request.spec]
+    assert json.loads((tmp_path / "models" / "oracle.json").read_text())["result"]["label"] == "oracle"
+
+    # another setting, another consistency choice, or a rewritten checkpoint: measured again
+    build_report(
+        [request],
+        [],
+        ReportSettings(n_resamples=30),
+        load,
+        None,
+        SavedResults(saved.folder, ReportSettings(n_resamples=30), False),
+    )
+    build_report([request], [], settings, load, None, SavedResults(saved.folder, settings, consistency=True))
+    checkpoint.write_bytes(b"retrained weights")
+    build_report([request], [], settings, load, None, saved)
+    assert len(loaded) == 4
 
 
 def test_report_command_writes_the_tables(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,6 +13,7 @@ from plausibility.evaluation.report import (
     ModelRequest,
     Report,
     ReportSettings,
+    SavedResults,
     build_report,
     parse_model,
     write_report,
@@ -40,7 +41,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "and OUTPUT/config.yaml. Without --model the baselines that need no training are reported ("
         + ", ".join(DEFAULT_BASELINES)
         + "); the checkpoint of every run under --runs is added. Those are skipped, with the reason in the report, "
-        "when they cannot load; a model given with --model must load.",
+        "when they cannot load; a model given with --model must load. Each model's row is kept in OUTPUT/models/ as "
+        "soon as it is measured, and read back by a rerun with the same settings: a stopped report resumes.",
         epilog="Example: plausibility report --output reports/all --model ngram --model RoBERTa=runs/roberta/"
         "checkpoints/last.ckpt --consistency-events 100",
     )
@@ -49,12 +51,18 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "--model", action="append", metavar="[LABEL=]SPEC", help="a model to report (repeat the option)"
     )
     parser.add_argument(
-        "--runs", type=Path, default=Path("runs"), metavar="DIR",
+        "--runs",
+        type=Path,
+        default=Path("runs"),
+        metavar="DIR",
         help="add the checkpoint of every run folder DIR/*/checkpoints/ (default: runs, when it exists)",
     )
     parser.add_argument("--no-runs", action="store_true", help="do not add trained runs")
     parser.add_argument(
-        "--consistency-events", type=_count, default=200, metavar="N|all",
+        "--consistency-events",
+        type=_count,
+        default=200,
+        metavar="N|all",
         help="events sampled from each set for CCΔ / LER (default 200; the thesis used all)",
     )
     parser.add_argument("--consistency-split", choices=SPLITS, default="test", help="half measured (test)")
@@ -128,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
         from plausibility.lexicon.hierarchy import Hierarchy
 
         abstractor = Abstractor(Hierarchy.load(min_depth=args.min_depth), wsd=args.wsd)
-    report = build_report(requests, optional, settings, load_scorer, abstractor)
+    saved = SavedResults(args.output / "models", settings, consistency=not args.no_consistency)
+    report = build_report(requests, optional, settings, load_scorer, abstractor, saved)
     paths = write_report(report, [*requests, *optional], args.output)
     _print(report)
     Console().print(f"report: {paths['report.md']}; chart: {paths['auc.png']}; results: {paths['results.json']}")

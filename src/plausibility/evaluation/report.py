@@ -177,16 +177,79 @@ def evaluate_scorer(
     return ModelResult(request.label, request.spec, scorer.probability_mapping, auc, consistency)
 
 
+class SavedResults:
+    """Each model's row, written to a folder as soon as it is measured, so that a stopped report resumes.
+
+    A row is read back only when it was measured from the same SPEC, with the same settings and the same
+    consistency choice, and from the same file (size and modification time) where the SPEC names one: a
+    retrained checkpoint is evaluated again.
+    """
+
+    def __init__(self, folder: Path, settings: ReportSettings, consistency: bool) -> None:
+        self.folder = folder
+        self.settings = settings
+        self.consistency = consistency
+
+    def load(self, request: ModelRequest) -> ModelResult | None:
+        path = self._path(request)
+        if not path.is_file():
+            return None
+        try:
+            saved = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            return None  # unreadable: measured again and overwritten
+        if saved.get("key") != self._key(request):
+            return None
+        row = saved["result"]
+        return ModelResult(
+            row["label"],
+            row["spec"],
+            row["probability_mapping"],
+            {
+                dataset: {split: AucInterval(**v) for split, v in halves.items()}
+                for dataset, halves in row["auc"].items()
+            },
+            {dataset: ConsistencyFigures(**v) for dataset, v in row["consistency"].items()},
+        )
+
+    def save(self, request: ModelRequest, result: ModelResult) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        document = {"key": self._key(request), "result": asdict(result)}
+        atomic_write_text(self._path(request), json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+
+    def _path(self, request: ModelRequest) -> Path:
+        return self.folder / (re.sub(r"[^A-Za-z0-9._-]+", "_", request.label) + ".json")
+
+    def _key(self, request: ModelRequest) -> dict:
+        named = Path(request.spec.rpartition(":")[2])  # the checkpoint or triples file a SPEC ends with, if any
+        stat = named.stat() if named.is_file() else None
+        return {
+            "label": request.label,
+            "spec": request.spec,
+            "settings": asdict(self.settings),
+            "consistency": self.consistency,
+            "file": [str(named), stat.st_size, stat.st_mtime_ns] if stat else None,
+        }
+
+
 def build_report(
     requests: Sequence[ModelRequest],
     optional: Sequence[ModelRequest],
     settings: ReportSettings,
     load: Callable[[str], TripleScorer],
     abstractor: Abstractor | None,
+    saved: SavedResults | None = None,
 ) -> Report:
-    """Evaluate every requested model; an `optional` one that cannot be loaded is listed as skipped instead."""
+    """Evaluate every requested model; an `optional` one that cannot be loaded is listed as skipped instead.
+
+    With `saved`, rows measured by an earlier, stopped run are read back instead of measured again.
+    """
     models, skipped = [], {}
     for request in [*requests, *optional]:
+        known = saved.load(request) if saved else None
+        if known is not None:
+            models.append(known)
+            continue
         try:
             scorer = load(request.spec)
         except PlausibilityError as error:
@@ -194,7 +257,10 @@ def build_report(
                 raise
             skipped[request.label] = str(error)
             continue
-        models.append(evaluate_scorer(request, scorer, settings, abstractor))
+        result = evaluate_scorer(request, scorer, settings, abstractor)
+        if saved:
+            saved.save(request, result)
+        models.append(result)
     return Report(models, settings, skipped)
 
 
@@ -273,9 +339,13 @@ def report_markdown(report: Report) -> str:
             f"Events: {sample} of each {settings.consistency_split} half; WSD {settings.wsd}; chains without "
             f"synsets shallower than depth {settings.min_depth}. Thesis figures: Table 6.5 (all events).",
         ]
-    parts.append("## Models\n" + "\n".join(
-        f"- **{model.label}**: `{model.spec}`; probabilities: {model.probability_mapping}" for model in report.models
-    ))
+    parts.append(
+        "## Models\n"
+        + "\n".join(
+            f"- **{model.label}**: `{model.spec}`; probabilities: {model.probability_mapping}"
+            for model in report.models
+        )
+    )
     if report.skipped:
         parts.append("## Skipped\n" + "\n".join(f"- **{label}**: {why}" for label, why in report.skipped.items()))
     return "\n\n".join(parts) + "\n"

@@ -95,7 +95,7 @@ class ConceptMax:
 
 
 def load_concept_max(spec: str | None) -> ConceptMax:
-    """`conceptmax:<SPEC>`: ConceptMax around the scorer SPEC names, over its training lexicon (else the bundled one)."""
+    """`conceptmax:<SPEC>`: ConceptMax around SPEC's scorer, over its training lexicon (else the bundled one)."""
     from plausibility.scorers import load_scorer
 
     if not spec:
