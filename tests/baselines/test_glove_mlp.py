@@ -80,6 +80,7 @@ def test_embeddings_start_from_glove_and_unseen_words_take_their_glove_vector(pa
     ids = net.featurize([Triple("dog", "eat", "zebra"), Triple("qwzxy", "eat", "dog")])["word_ids"]
     assert ids[0, 2] == net.embeddings.num_embeddings  # first unseen word: first row past the table
     assert ids[1, 0] == UNKNOWN
+
     def vector(word: str) -> torch.Tensor:
         return torch.from_numpy(glove.vectors[glove.index[word]].copy())
 

@@ -5,7 +5,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from plausibility.baselines.ngram import BigramCounts, NgramScorer, load_ngram, read_counts
+from plausibility.baselines.ngram import BigramCounts, NgramScorer, load_ngram
+from plausibility.corpus.tables import read_counts
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.scorers import load_scorer
 from plausibility.scoring.protocols import TripleScorer

@@ -45,9 +45,7 @@ def test_association_matches_hand_computation() -> None:
     # eat: P(c|eat) = entity 1, food 1, apple .5, bread .5 against P(c) = 1, .5, .25, .25
     #   S(eat) = log 2 + .5 log 2 + .5 log 2 = 2 log 2;  A(eat, food) = log 2 / S = .5, A(eat, apple) = .25
     assert slot.strength["eat"] == pytest.approx(2 * math.log(2))
-    assert slot.row("eat") == pytest.approx(
-        {"entity": 0.0, "food": 0.5, "apple.n.01": 0.25, "bread.n.01": 0.25}
-    )
+    assert slot.row("eat") == pytest.approx({"entity": 0.0, "food": 0.5, "apple.n.01": 0.25, "bread.n.01": 0.25})
     # use: P(c|use) = tool .75, knife .5, bat.n.01 .25, animal .25, bat.n.02 .25 against .375, .25, .125 x 3
     #   every ratio is 2, so S(use) = (.75 + .5 + .25 * 3) log 2 = 2 log 2 and A = P(c|use) / 2.
     assert slot.strength["use"] == pytest.approx(2 * math.log(2))

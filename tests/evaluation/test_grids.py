@@ -3,7 +3,8 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from plausibility.baselines.ngram import BigramCounts, NgramScorer, read_counts
+from plausibility.baselines.ngram import BigramCounts, NgramScorer
+from plausibility.corpus.tables import read_counts
 from plausibility.errors import PlausibilityError
 from plausibility.evaluation.consistency import concavity_delta, grid_windows, local_extremum_rate
 from plausibility.evaluation.grids import ProbabilityRangeError, measure_consistency, score_grids

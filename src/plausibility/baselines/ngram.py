@@ -1,6 +1,5 @@
 """The n-gram baseline: `P(s, o | v)` from subject-verb and verb-object counts (thesis eq. 6.1)."""
 
-import csv
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -8,10 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from plausibility.errors import DataFormatError, ResourceMissingError
+from plausibility.corpus.tables import read_counts
 from plausibility.triple import Triple
-
-TSV_COLUMNS = ("subject", "verb", "object", "count")
 
 
 @dataclass(frozen=True)
@@ -73,37 +70,6 @@ class NgramScorer:
 
     def to_probability(self, scores: np.ndarray) -> np.ndarray:
         return np.exp(np.asarray(scores, dtype=np.float64))
-
-
-def _read_tsv(path: Path) -> dict[Triple, int]:
-    """Counts of a tab-separated file with the header `subject verb object count`."""
-    counts: Counter[Triple] = Counter()
-    with path.open(encoding="utf-8", newline="") as lines:
-        rows = csv.reader(lines, delimiter="\t", quoting=csv.QUOTE_NONE)
-        header = next(rows, None)
-        if header is None or tuple(field.strip() for field in header) != TSV_COLUMNS:
-            raise DataFormatError(f"{path}:1: expected the header {' '.join(TSV_COLUMNS)} (tab-separated)")
-        for number, row in enumerate(rows, start=2):
-            if len(row) != len(TSV_COLUMNS):
-                raise DataFormatError(f"{path}:{number}: expected 4 tab-separated columns, got {len(row)}")
-            subject, verb, obj, count = (field.strip() for field in row)
-            if not (subject and verb and obj) or not count.isdigit():
-                raise DataFormatError(f"{path}:{number}: need non-empty words and a non-negative integer count")
-            counts[Triple(subject.lower(), verb.lower(), obj.lower())] += int(count)
-    return dict(counts)
-
-
-def read_counts(path: Path) -> dict[Triple, int]:
-    """Triple counts from a Parquet file (as `plausibility extract` writes) or a TSV with a header."""
-    if not path.is_file():
-        raise ResourceMissingError(
-            f"{path}: no such triples file; give a Parquet or TSV of subject, verb, object, count"
-        )
-    if path.suffix.lower() == ".parquet":
-        from plausibility.corpus.tables import read_triples
-
-        return read_triples(path)
-    return _read_tsv(path)
 
 
 def load_ngram(argument: str | None) -> NgramScorer:

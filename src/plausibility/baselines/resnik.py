@@ -173,7 +173,7 @@ def wordnet_sense_chains() -> SenseChains:
 
 def load_resnik(argument: str | None) -> ResnikScorer:
     """SPEC `resnik` (the bundled training triples) or `resnik:<triples.parquet|.tsv>`."""
-    from plausibility.baselines.ngram import read_counts
+    from plausibility.corpus.tables import read_counts
     from plausibility.resources import data_dir
 
     path = Path(argument) if argument else data_dir() / "training" / "triples.parquet"

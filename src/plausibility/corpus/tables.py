@@ -1,6 +1,8 @@
-"""The Parquet and JSON artefacts of extraction, each written once and atomically."""
+"""The Parquet and JSON artefacts of extraction, written once and atomically, and the count tables read back."""
 
+import csv
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -13,6 +15,7 @@ from plausibility.triple import Triple
 
 TRIPLE_COLUMNS = ("subject", "verb", "object")
 NEGATIVE_COLUMNS = ("negative_subject", "negative_verb", "negative_object")
+TSV_COLUMNS = ("subject", "verb", "object", "count")
 
 
 def write_json(path: Path, content: Mapping[str, object]) -> None:
@@ -49,6 +52,35 @@ def read_triples(path: Path) -> dict[Triple, int]:
         raise DataFormatError(f"{path}: missing columns {', '.join(missing)}; expected subject, verb, object, count")
     rows = zip(*(table.column(name).to_pylist() for name in (*TRIPLE_COLUMNS, "count")), strict=True)
     return {Triple(subject, verb, obj): count for subject, verb, obj, count in rows}
+
+
+def _read_tsv(path: Path) -> dict[Triple, int]:
+    """Counts of a tab-separated file with the header `subject verb object count`."""
+    counts: Counter[Triple] = Counter()
+    with path.open(encoding="utf-8", newline="") as lines:
+        rows = csv.reader(lines, delimiter="\t", quoting=csv.QUOTE_NONE)
+        header = next(rows, None)
+        if header is None or tuple(field.strip() for field in header) != TSV_COLUMNS:
+            raise DataFormatError(f"{path}:1: expected the header {' '.join(TSV_COLUMNS)} (tab-separated)")
+        for number, row in enumerate(rows, start=2):
+            if len(row) != len(TSV_COLUMNS):
+                raise DataFormatError(f"{path}:{number}: expected 4 tab-separated columns, got {len(row)}")
+            subject, verb, obj, count = (field.strip() for field in row)
+            if not (subject and verb and obj) or not count.isdigit():
+                raise DataFormatError(f"{path}:{number}: need non-empty words and a non-negative integer count")
+            counts[Triple(subject.lower(), verb.lower(), obj.lower())] += int(count)
+    return dict(counts)
+
+
+def read_counts(path: Path) -> dict[Triple, int]:
+    """Triple counts from a Parquet file (as `plausibility extract` writes) or a TSV with a header."""
+    if not path.is_file():
+        raise ResourceMissingError(
+            f"{path}: no such triples file; give a Parquet or TSV of subject, verb, object, count"
+        )
+    if path.suffix.lower() == ".parquet":
+        return read_triples(path)
+    return _read_tsv(path)
 
 
 def write_pairs(path: Path, events: Sequence[Triple], negatives: Sequence[Triple]) -> None:
