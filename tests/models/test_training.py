@@ -55,6 +55,8 @@ def test_checkpoint_round_trip_gives_identical_scores(
     assert type(loaded) is type(trained)
     assert loaded.score(EVENTS).tolist() == pytest.approx(trained.score(EVENTS).tolist(), abs=1e-6)
     assert (tmp_path / "runs").is_dir() and any(tmp_path.glob("runs/*/logs/version_0/metrics.csv"))
+    logged = {name: float(value) for name, value in cli.trainer.callback_metrics.items()}
+    assert logged["val/auc"] == pytest.approx((logged["val/auc_pep3k"] + logged["val/auc_20q"]) / 2)
 
 
 def test_resuming_from_last_checkpoint_continues_the_schedule(

@@ -125,6 +125,8 @@ class PlausibilityModule(L.LightningModule):
         self._evaluated[batch.dataset].append((batch.indices, scores, batch.labels))
 
     def _log_auc(self, stage: str) -> None:
+        """`{stage}/auc_{dataset}` for each evaluation set, and their mean as `{stage}/auc` (the checkpoint monitor)."""
+        aucs = []
         for dataset, parts in sorted(self._evaluated.items()):
             indices = torch.tensor([i for part in parts for i in part[0]], device=self.device)
             scores = torch.tensor(np.concatenate([part[1] for part in parts]), device=self.device)
@@ -139,4 +141,7 @@ class PlausibilityModule(L.LightningModule):
                 continue
             auc = roc_auc([y for _, y in events], [s for s, _ in events])
             self.log(f"{stage}/auc_{dataset}", auc, prog_bar=True)
+            aucs.append(auc)
+        if aucs:
+            self.log(f"{stage}/auc", float(np.mean(aucs)))
         self._evaluated.clear()
