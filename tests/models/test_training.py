@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import torch
+import yaml
 
 from plausibility.cli import main
 from plausibility.cli.train import TrainingCLI
@@ -57,6 +58,23 @@ def test_checkpoint_round_trip_gives_identical_scores(
     assert (tmp_path / "runs").is_dir() and any(tmp_path.glob("runs/*/logs/version_0/metrics.csv"))
     logged = {name: float(value) for name, value in cli.trainer.callback_metrics.items()}
     assert logged["val/auc"] == pytest.approx((logged["val/auc_pep3k"] + logged["val/auc_20q"]) / 2)
+
+
+def test_last_checkpoint_holds_the_final_step_when_an_earlier_one_was_best(
+    roberta_backbone: str, fixtures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    config = yaml.safe_load((CONFIGS / "roberta.yaml").read_text())
+    (callback,) = [c for c in config["trainer"]["callbacks"] if c["class_path"].endswith("ModelCheckpoint")]
+    callback["init_args"].update(monitor="step", mode="min")  # the first validation is always the best
+    path = tmp_path / "roberta.yaml"
+    path.write_text(yaml.safe_dump(config))
+    steps = ["--trainer.max_steps=5", "--trainer.val_check_interval=2", "--trainer.limit_val_batches=1"]
+    steps += ["--trainer.max_epochs=100", "--data.batch_size=4"]
+    assert main(["fit", *_arguments(str(path), roberta_backbone, fixtures, *steps)]) == 0
+    folder = tmp_path / "runs" / "roberta" / "checkpoints"
+    assert sorted(p.name for p in folder.iterdir()) == ["epoch=0-step=2.ckpt", "last.ckpt"]
+    assert torch.load(folder / "last.ckpt", map_location="cpu", weights_only=False)["global_step"] == 5
 
 
 def test_resuming_from_last_checkpoint_continues_the_schedule(

@@ -76,7 +76,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def run_checkpoints(runs: Path) -> list[ModelRequest]:
-    """One checkpoint per run folder: the best one kept by ModelCheckpoint, else `last.ckpt`."""
+    """One checkpoint per run folder: the best one kept by its ModelCheckpoint, else `last.ckpt`."""
     import torch
 
     requests = []
