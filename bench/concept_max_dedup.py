@@ -17,7 +17,7 @@ from plausibility.evaluation.datasets import load_plausibility_set
 from plausibility.models.components.classifier import TripleClassifier
 from plausibility.models.concept_max import ConceptMax
 from plausibility.models.scorer import NetScorer
-from plausibility.models.training_lexicon import bundled_lexicon
+from plausibility.models.training_lexicon import lexicon_of
 from plausibility.scorers import load_scorer
 
 
@@ -29,7 +29,7 @@ def main() -> None:
     scorer = load_scorer(args.model) if args.model else NetScorer(TripleClassifier())
     if isinstance(scorer, ConceptMax):
         scorer = scorer.scorer
-    lexicon = getattr(scorer, "lexicon", None) or bundled_lexicon()
+    lexicon = lexicon_of(scorer)
     events = [event.triple for event in load_plausibility_set("pep3k", "test")][: args.limit]
     grids = lexicon.abstractor.grids(events)
     total = sum(len(grid.triples()) for grid in grids)

@@ -61,3 +61,8 @@ def bundled_lexicon() -> TrainingLexicon:
     from plausibility.models.datamodule import PairsDataModule
 
     return TrainingLexicon(tuple(PairsDataModule().vocabulary))
+
+
+def lexicon_of(scorer: object) -> TrainingLexicon:
+    """The lexicon a scorer was trained with (its `lexicon`), else the bundled one."""
+    return getattr(scorer, "lexicon", None) or bundled_lexicon()

@@ -8,7 +8,7 @@ import numpy as np
 from plausibility.evaluation.grids import score_grids
 from plausibility.lexicon.abstractions import Abstractor
 from plausibility.models.concept_max import ConceptMax
-from plausibility.models.training_lexicon import bundled_lexicon
+from plausibility.models.training_lexicon import lexicon_of
 from plausibility.scoring.protocols import TripleScorer
 from plausibility.triple import Triple
 
@@ -34,8 +34,7 @@ def grid_source(scorer: TripleScorer) -> tuple[TripleScorer, Abstractor]:
     """The scorer whose grid is searched and the abstractor that lays it out (a model's own, if it has one)."""
     if isinstance(scorer, ConceptMax):
         return scorer.scorer, scorer.abstractor
-    lexicon = getattr(scorer, "lexicon", None) or bundled_lexicon()
-    return scorer, lexicon.abstractor
+    return scorer, lexicon_of(scorer).abstractor
 
 
 def explain(scorer: TripleScorer, triples: Sequence[Triple], top: int = 3) -> list[Explanation]:
