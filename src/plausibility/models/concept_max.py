@@ -2,12 +2,13 @@
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from plausibility.errors import PlausibilityError
-from plausibility.models.training_lexicon import bundled_lexicon
+from plausibility.models.training_lexicon import lexicon_of
 from plausibility.scoring.protocols import TripleScorer
 from plausibility.triple import Triple
 
@@ -82,7 +83,7 @@ class ConceptMax:
         found = {triple: self._known[triple] for triple in wanted}
         excess = len(self._known) - self.memory
         if excess > 0:  # forget the oldest (dicts keep insertion order)
-            for triple in list(self._known)[:excess]:
+            for triple in list(islice(self._known, excess)):
                 del self._known[triple]
         return found
 
@@ -103,5 +104,4 @@ def load_concept_max(spec: str | None) -> ConceptMax:
     inner = load_scorer(spec)
     if isinstance(inner, ConceptMax):
         return inner
-    lexicon = getattr(inner, "lexicon", None) or bundled_lexicon()
-    return ConceptMax(inner, lexicon.abstractor)
+    return ConceptMax(inner, lexicon_of(inner).abstractor)
