@@ -190,7 +190,10 @@ def test_build_report_skips_optional_models_that_do_not_load_and_writes_every_fi
 
 
 def test_a_stopped_report_resumes_from_the_rows_it_saved(tmp_path: Path) -> None:
-    settings = ReportSettings(n_resamples=20)
+    from plausibility.lexicon.abstractions import Abstractor
+    from plausibility.lexicon.hierarchy import Hierarchy
+
+    settings = ReportSettings(n_resamples=20, consistency_events=5)
     checkpoint = tmp_path / "model.ckpt"
     checkpoint.write_bytes(b"weights")
     request = ModelRequest("oracle", f"conceptmax:{checkpoint}")
@@ -200,24 +203,19 @@ def test_a_stopped_report_resumes_from_the_rows_it_saved(tmp_path: Path) -> None
         loaded.append(spec)
         return LabelScorer(noise=0.2)
 
-    saved = SavedResults(tmp_path / "models", settings, consistency=False)
+    saved = SavedResults(tmp_path / "models")
     first = build_report([request], [], settings, load, None, saved)
     again = build_report([request], [], settings, load, None, saved)
     assert again.models == first.models and loaded == [request.spec]
     assert json.loads((tmp_path / "models" / "oracle.json").read_text())["result"]["label"] == "oracle"
 
     # another setting, another consistency choice, or a rewritten checkpoint: measured again
-    build_report(
-        [request],
-        [],
-        ReportSettings(n_resamples=30),
-        load,
-        None,
-        SavedResults(saved.folder, ReportSettings(n_resamples=30), False),
-    )
-    build_report([request], [], settings, load, None, SavedResults(saved.folder, settings, consistency=True))
+    build_report([request], [], ReportSettings(n_resamples=30, consistency_events=5), load, None, saved)
+    abstractor = Abstractor(Hierarchy.load(min_depth=4))
+    build_report([request], [], settings, load, abstractor, saved)
+    build_report([request], [], settings, load, abstractor, saved)  # read back: nothing changed
     checkpoint.write_bytes(b"retrained weights")
-    build_report([request], [], settings, load, None, saved)
+    build_report([request], [], settings, load, abstractor, saved)
     assert len(loaded) == 4
 
 

@@ -136,8 +136,7 @@ def run(args: argparse.Namespace) -> int:
         from plausibility.lexicon.hierarchy import Hierarchy
 
         abstractor = Abstractor(Hierarchy.load(min_depth=args.min_depth), wsd=args.wsd)
-    saved = SavedResults(args.output / "models", settings, consistency=not args.no_consistency)
-    report = build_report(requests, optional, settings, load_scorer, abstractor, saved)
+    report = build_report(requests, optional, settings, load_scorer, abstractor, SavedResults(args.output / "models"))
     paths = write_report(report, [*requests, *optional], args.output)
     _print(report)
     Console().print(f"report: {paths['report.md']}; chart: {paths['auc.png']}; results: {paths['results.json']}")

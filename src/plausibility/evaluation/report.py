@@ -180,17 +180,15 @@ def evaluate_scorer(
 class SavedResults:
     """Each model's row, written to a folder as soon as it is measured, so that a stopped report resumes.
 
-    A row is read back only when it was measured from the same SPEC, with the same settings and the same
-    consistency choice, and from the same file (size and modification time) where the SPEC names one: a
-    retrained checkpoint is evaluated again.
+    A row is read back only when it was measured from the same SPEC under the same conditions (settings,
+    and whether consistency was measured), and from the same file (size and modification time) where the
+    SPEC names one: a retrained checkpoint is evaluated again.
     """
 
-    def __init__(self, folder: Path, settings: ReportSettings, consistency: bool) -> None:
+    def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.settings = settings
-        self.consistency = consistency
 
-    def load(self, request: ModelRequest) -> ModelResult | None:
+    def load(self, request: ModelRequest, conditions: dict) -> ModelResult | None:
         path = self._path(request)
         if not path.is_file():
             return None
@@ -198,7 +196,7 @@ class SavedResults:
             saved = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError):
             return None  # unreadable: measured again and overwritten
-        if saved.get("key") != self._key(request):
+        if saved.get("key") != self._key(request, conditions):
             return None
         row = saved["result"]
         return ModelResult(
@@ -212,22 +210,22 @@ class SavedResults:
             {dataset: ConsistencyFigures(**v) for dataset, v in row["consistency"].items()},
         )
 
-    def save(self, request: ModelRequest, result: ModelResult) -> None:
+    def save(self, request: ModelRequest, conditions: dict, result: ModelResult) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        document = {"key": self._key(request), "result": asdict(result)}
+        document = {"key": self._key(request, conditions), "result": asdict(result)}
         atomic_write_text(self._path(request), json.dumps(document, indent=2, ensure_ascii=False) + "\n")
 
     def _path(self, request: ModelRequest) -> Path:
         return self.folder / (re.sub(r"[^A-Za-z0-9._-]+", "_", request.label) + ".json")
 
-    def _key(self, request: ModelRequest) -> dict:
+    @staticmethod
+    def _key(request: ModelRequest, conditions: dict) -> dict:
         named = Path(request.spec.rpartition(":")[2])  # the checkpoint or triples file a SPEC ends with, if any
         stat = named.stat() if named.is_file() else None
         return {
             "label": request.label,
             "spec": request.spec,
-            "settings": asdict(self.settings),
-            "consistency": self.consistency,
+            **conditions,
             "file": [str(named), stat.st_size, stat.st_mtime_ns] if stat else None,
         }
 
@@ -245,8 +243,9 @@ def build_report(
     With `saved`, rows measured by an earlier, stopped run are read back instead of measured again.
     """
     models, skipped = [], {}
+    conditions = {"settings": asdict(settings), "consistency": abstractor is not None}
     for request in [*requests, *optional]:
-        known = saved.load(request) if saved else None
+        known = saved.load(request, conditions) if saved else None
         if known is not None:
             models.append(known)
             continue
@@ -259,7 +258,7 @@ def build_report(
             continue
         result = evaluate_scorer(request, scorer, settings, abstractor)
         if saved:
-            saved.save(request, result)
+            saved.save(request, conditions, result)
         models.append(result)
     return Report(models, settings, skipped)
 
