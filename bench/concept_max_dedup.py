@@ -14,11 +14,11 @@ import time
 import numpy as np
 
 from plausibility.evaluation.datasets import load_plausibility_set
+from plausibility.lexicon.training_lexicon import lexicon_of
 from plausibility.models.components.classifier import TripleClassifier
-from plausibility.models.concept_max import ConceptMax
 from plausibility.models.scorer import NetScorer
-from plausibility.models.training_lexicon import lexicon_of
 from plausibility.scorers import load_scorer
+from plausibility.scoring.concept_max import ConceptMax
 
 
 def main() -> None:
@@ -37,7 +37,7 @@ def main() -> None:
     results, seconds = {}, {}
     for name, deduplicate in (("deduplicated", True), ("naive", False)):
         start = time.perf_counter()
-        results[name] = ConceptMax(scorer, lexicon.abstractor, deduplicate=deduplicate).score(events)
+        results[name] = ConceptMax(scorer, lexicon, deduplicate=deduplicate).score(events)
         seconds[name] = time.perf_counter() - start
     report = {
         "model": args.model or "untrained MiniLM classifier",

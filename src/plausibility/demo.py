@@ -102,6 +102,7 @@ def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> Demo
     from plausibility.evaluation.grids import score_grids
     from plausibility.evaluation.heatmap import save_heatmap
     from plausibility.evaluation.report import (
+        CONSISTENCY_NOTE,
         ModelRequest,
         Report,
         ReportSettings,
@@ -134,14 +135,14 @@ def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> Demo
     with _stage("evaluate AUC and consistency", seconds, say):
         for request in requests:
             scorer = load_scorer(request.spec)
-            models.append(evaluate_scorer(request, scorer, report_settings, grid_source(scorer)[1]))
+            models.append(evaluate_scorer(request, scorer, report_settings))
         write_report(Report(models, report_settings), requests, output / "evaluation")
 
     with _stage("explain example queries", seconds, say):
         concept_max = load_scorer(requests[0].spec)
         explanations = explain(concept_max, list(settings.queries), top=3)
-        inner, abstractor = grid_source(concept_max)
-        scored, _ = score_grids(inner, abstractor.grids([settings.queries[0]]))
+        inner, lexicon = grid_source(concept_max)
+        scored, _ = score_grids(inner, lexicon.abstractor.grids([settings.queries[0]]))
         save_heatmap(scored[0], output / "heatmap.png", f"{settings.queries[0]} (ConceptMax, demo run)")
 
     with _stage("LIEDER base with the offline causal LM", seconds, say):
@@ -161,7 +162,7 @@ def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> Demo
         auc_markdown(models),
         "## Consistency across abstractions (lower is better)",
         consistency_markdown(models),
-        f"Events: a seeded sample of {settings.consistency_events} of each test half.",
+        f"Events: a seeded sample of {settings.consistency_events} of each test half. {CONSISTENCY_NOTE}",
         "## Why events are plausible (ConceptMax's arg-max abstraction)",
         *(
             f"- **{e.event}**: {e.probability:.3f}; explained by **{e.best}** ({e.best_probability:.3f}); "

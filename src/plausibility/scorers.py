@@ -18,7 +18,7 @@ FACTORIES: dict[str, str] = {
     "resnik": "plausibility.baselines.resnik:load_resnik",
     "glove-mlp": "plausibility.baselines.glove_mlp:load_glove_mlp",
     "zero-shot": "plausibility.baselines.zero_shot:load_zero_shot",
-    "conceptmax": "plausibility.models.concept_max:load_concept_max",
+    "conceptmax": "plausibility.scoring.concept_max:load_concept_max",
 }
 # What `plausibility score` and `load_scorer()` use when no SPEC is given: needs no training, runs offline.
 DEFAULT_SCORER = "zero-shot"

@@ -26,7 +26,14 @@ def test_consistency_writes_report_and_heatmaps(fixtures, tmp_path, capsys):
     assert code == 0
     report = json.loads((output / "consistency.json").read_text())
     assert report["events"] == len(report["grids"]) == 1531
-    assert report["wsd"] == "mfs" and report["min_depth"] == 4
+    assert report["lexicon"] == {
+        "vocabulary": "the bundled training nouns",
+        "vocabulary_size": report["lexicon"]["vocabulary_size"],
+        "min_depth": 4,
+        "wsd": "mfs",
+    }
+    assert report["lexicon"]["vocabulary_size"] > 1000
+    assert 0.0 <= report["ccd_scale_free"] <= 1.0
     assert report["probability_mapping"].startswith("exp of the log score")
     assert report["windows"] == sum(grid["windows"] for grid in report["grids"])
     assert report["unique_triples"] < report["grid_triples"]

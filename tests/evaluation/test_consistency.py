@@ -7,6 +7,7 @@ from plausibility.evaluation.consistency import (
     grid_windows,
     local_extrema,
     local_extremum_rate,
+    percentile_ranks,
     sequence_windows,
 )
 
@@ -63,3 +64,28 @@ def test_scores_outside_zero_one_are_refused():
         local_extremum_rate([[0.1, -2.0, 0.3]])
     with pytest.raises(ValueError, match="windows must have shape"):
         concavity_delta([0.1, 0.2, 0.3])
+
+
+def test_scale_free_estimates_of_a_constant_scorer_never_sag():
+    ranks = percentile_ranks([-7.0] * 9)
+    assert ranks.tolist() == [0.5] * 9
+    assert concavity_delta(grid_windows(ranks.reshape(3, 3))) == 0.0
+
+
+def test_scale_free_estimates_of_an_alternating_grid_by_hand():
+    # Values 1, 2, 1, 2, ... ranked among themselves: the four 1s share ranks 1-4 (mean 2.5), the four 2s
+    # ranks 5-8 (mean 6.5); over n - 1 = 7 they become 1.5/7 and 5.5/7. Every window of the 2 x 4 grid's two
+    # rows alternates; the (low, high, low) ones never sag, the (high, low, high) ones sag by 4/7; the
+    # columns are too short for a window.
+    grid = np.array([[1.0, 2.0, 1.0, 2.0], [2.0, 1.0, 2.0, 1.0]])
+    ranks = percentile_ranks(grid.ravel()).reshape(grid.shape)
+    assert ranks[0].tolist() == pytest.approx([1.5 / 7, 5.5 / 7, 1.5 / 7, 5.5 / 7])
+    assert concavity_violations(grid_windows(ranks)) == pytest.approx([0.0, 4 / 7, 4 / 7, 0.0])
+    assert concavity_delta(grid_windows(ranks)) == pytest.approx(2 / 7)
+
+
+def test_scale_free_estimates_ignore_any_increasing_transform():
+    scores = np.random.default_rng(0).normal(size=40)
+    ranks = percentile_ranks(scores)
+    assert np.array_equal(ranks, percentile_ranks(np.exp(3 * scores) * 1e-9))
+    assert ranks.min() == 0.0 and ranks.max() == 1.0

@@ -10,7 +10,7 @@ from plausibility.evaluation.consistency import concavity_delta, grid_windows, l
 from plausibility.evaluation.grids import ProbabilityRangeError, measure_consistency, score_grids
 from plausibility.evaluation.heatmap import save_heatmap
 from plausibility.lexicon.abstractions import Abstractor
-from plausibility.lexicon.hierarchy import Hierarchy
+from plausibility.lexicon.training_lexicon import TrainingLexicon
 from plausibility.triple import Triple
 
 EVENTS = [Triple("dog", "eat", "meat"), Triple("cat", "eat", "meat"), Triple("dog", "chase", "cat")]
@@ -33,8 +33,14 @@ class CountingScorer:
 
 
 @pytest.fixture(scope="module")
-def abstractor() -> Abstractor:
-    return Abstractor(Hierarchy.load(min_depth=4))
+def lexicon() -> TrainingLexicon:
+    """All of WordNet below depth 4, most frequent senses."""
+    return TrainingLexicon()
+
+
+@pytest.fixture(scope="module")
+def abstractor(lexicon: TrainingLexicon) -> Abstractor:
+    return lexicon.abstractor
 
 
 @pytest.fixture
@@ -54,8 +60,8 @@ def test_each_unique_abstraction_is_scored_once(abstractor, ngram):
         assert np.array_equal(result.probabilities, alone)
 
 
-def test_pooled_metrics_are_over_all_windows(abstractor, ngram):
-    result = measure_consistency(ngram, EVENTS, abstractor, batch_size=5)
+def test_pooled_metrics_are_over_all_windows(lexicon, ngram):
+    result = measure_consistency(ngram, EVENTS, lexicon, batch_size=5)
     windows = np.concatenate([grid_windows(grid.probabilities) for grid in result.grids])
     assert result.n_windows == len(windows) > 0
     assert result.concavity_delta == concavity_delta(windows)
@@ -63,11 +69,12 @@ def test_pooled_metrics_are_over_all_windows(abstractor, ngram):
     assert result.n_grid_triples == sum(grid.probabilities.size for grid in result.grids)
     assert result.probability_mapping == ngram.probability_mapping
     assert result.grids[0].concavity_delta == concavity_delta(result.grids[0].windows)
+    assert result.lexicon == {"vocabulary": "all of WordNet", "vocabulary_size": None, "min_depth": 4, "wsd": "mfs"}
 
 
-def test_events_without_windows_are_refused(abstractor, ngram):
+def test_events_without_windows_are_refused(lexicon, ngram):
     with pytest.raises(PlausibilityError, match="none of the 1 events has three abstractions in a row"):
-        measure_consistency(ngram, [Triple("xyzzy", "eat", "plugh")], abstractor)
+        measure_consistency(ngram, [Triple("xyzzy", "eat", "plugh")], lexicon)
 
 
 class Overconfident(CountingScorer):
@@ -84,8 +91,8 @@ def test_probabilities_outside_zero_one_are_refused(abstractor, ngram):
         score_grids(scorer, abstractor.grids(EVENTS[:1]))
 
 
-def test_heatmap_is_a_png(abstractor, ngram, tmp_path):
-    result = measure_consistency(ngram, EVENTS[:1], abstractor)
+def test_heatmap_is_a_png(lexicon, ngram, tmp_path):
+    result = measure_consistency(ngram, EVENTS[:1], lexicon)
     path = save_heatmap(result.grids[0], tmp_path / "maps" / "dog.png")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert [p.name for p in (tmp_path / "maps").iterdir()] == ["dog.png"]

@@ -65,7 +65,11 @@ def result(label: str, consistency: bool = True) -> ModelResult:
         "pep3k": {"valid": interval(0.6, 0.58, 0.62), "test": interval(0.61, 0.59, 0.63)},
         "20q": {"valid": interval(0.55, 0.5, 0.6), "test": interval(0.5, 0.45, 0.551)},
     }
-    figures = {"pep3k": ConsistencyFigures(0.0412, 0.5, 10, 40), "20q": ConsistencyFigures(0.1, 0.25, 10, 20)}
+    lexicon = {"vocabulary": "all of WordNet", "vocabulary_size": None, "min_depth": 4, "wsd": "mfs"}
+    figures = {
+        "pep3k": ConsistencyFigures(0.0412, 0.2, 0.5, 10, 40, lexicon),
+        "20q": ConsistencyFigures(0.1, 0.3, 0.25, 10, 20, lexicon),
+    }
     return ModelResult(label, label, "sigmoid", auc, figures if consistency else {})
 
 
@@ -122,8 +126,9 @@ def test_tables_show_intervals_and_the_thesis_figures_beside() -> None:
         "| resnik | .600 [.580, .620] | .610 [.590, .630] | – | .550 [.500, .600] | .500 [.450, .551] | – |",
     ]
     lines = consistency_markdown([result("ngram"), result("x", consistency=False)]).splitlines()
-    assert lines[2] == "| ngram | .041 | .500 | .06 | .50 | .100 | .250 | .07 | .50 |"
-    assert lines[3] == "| x | – | – | – | – | – | – | – | – |"
+    assert lines[0].startswith("| model | Pep-3k CCΔ | Pep-3k CCΔ scale-free | Pep-3k LER | Pep-3k CCΔ (thesis) |")
+    assert lines[2] == "| ngram | .041 | .200 | .500 | .06 | .50 | .100 | .300 | .250 | .07 | .50 |"
+    assert lines[3] == "| x | – | – | – | – | – | – | – | – | – | – |"
 
 
 def test_chart_values_give_error_bar_lengths() -> None:
@@ -144,12 +149,8 @@ def test_consistency_sample_is_seeded_sorted_and_per_dataset() -> None:
 
 
 def test_evaluate_scorer_measures_known_aucs_and_consistency() -> None:
-    from plausibility.lexicon.abstractions import Abstractor
-    from plausibility.lexicon.hierarchy import Hierarchy
-
     settings = ReportSettings(n_resamples=100, consistency_events=5)
-    abstractor = Abstractor(Hierarchy.load(min_depth=4))
-    perfect = evaluate_scorer(ModelRequest("oracle", "-"), LabelScorer(noise=0.0), settings, abstractor)
+    perfect = evaluate_scorer(ModelRequest("oracle", "-"), LabelScorer(noise=0.0), settings)
     assert perfect.auc["pep3k"]["test"] == AucInterval(1.0, 1.0, 1.0)
     assert perfect.auc["20q"]["valid"] == AucInterval(1.0, 1.0, 1.0)
     assert perfect.consistency["pep3k"].events == 5
@@ -159,17 +160,18 @@ def test_evaluate_scorer_measures_known_aucs_and_consistency() -> None:
     for dataset in ("pep3k", "20q"):
         assert perfect.consistency[dataset].ler == 0.0
         assert 0.0 <= perfect.consistency[dataset].ccd <= 0.25
-    flat = evaluate_scorer(ModelRequest("flat", "-"), LabelScorer(noise=1.0), settings, None)
+        assert perfect.consistency[dataset].lexicon["vocabulary"] == "the bundled training nouns"
+    flat = evaluate_scorer(ModelRequest("flat", "-"), LabelScorer(noise=1.0), settings, consistency=False)
     assert flat.auc["20q"]["test"] == AucInterval(0.5, 0.5, 0.5) and flat.consistency == {}
 
 
 def test_build_report_skips_optional_models_that_do_not_load_and_writes_every_file(tmp_path: Path) -> None:
     settings = ReportSettings(n_resamples=50)
     optional = [ModelRequest("missing", "no-such-model")]
-    report = build_report([], optional, settings, load_scorer, None)
+    report = build_report([], optional, settings, load_scorer, consistency=False)
     assert report.models == [] and report.skipped["missing"].startswith("unknown model 'no-such-model'")
     with pytest.raises(PlausibilityError, match="unknown model"):
-        build_report(optional, [], settings, load_scorer, None)
+        build_report(optional, [], settings, load_scorer, consistency=False)
 
     full = Report([result("ngram"), result("resnik")], settings, {"zero-shot": "not installed"})
     paths = write_report(full, [ModelRequest("ngram", "ngram")], tmp_path / "out")
@@ -190,9 +192,6 @@ def test_build_report_skips_optional_models_that_do_not_load_and_writes_every_fi
 
 
 def test_a_stopped_report_resumes_from_the_rows_it_saved(tmp_path: Path) -> None:
-    from plausibility.lexicon.abstractions import Abstractor
-    from plausibility.lexicon.hierarchy import Hierarchy
-
     settings = ReportSettings(n_resamples=20, consistency_events=5)
     checkpoint = tmp_path / "model.ckpt"
     checkpoint.write_bytes(b"weights")
@@ -204,18 +203,17 @@ def test_a_stopped_report_resumes_from_the_rows_it_saved(tmp_path: Path) -> None
         return LabelScorer(noise=0.2)
 
     saved = SavedResults(tmp_path / "models")
-    first = build_report([request], [], settings, load, None, saved)
-    again = build_report([request], [], settings, load, None, saved)
+    first = build_report([request], [], settings, load, False, saved)
+    again = build_report([request], [], settings, load, False, saved)
     assert again.models == first.models and loaded == [request.spec]
     assert json.loads((tmp_path / "models" / "oracle.json").read_text())["result"]["label"] == "oracle"
 
     # another setting, another consistency choice, or a rewritten checkpoint: measured again
-    build_report([request], [], ReportSettings(n_resamples=30, consistency_events=5), load, None, saved)
-    abstractor = Abstractor(Hierarchy.load(min_depth=4))
-    build_report([request], [], settings, load, abstractor, saved)
-    build_report([request], [], settings, load, abstractor, saved)  # read back: nothing changed
+    build_report([request], [], ReportSettings(n_resamples=30, consistency_events=5), load, False, saved)
+    build_report([request], [], settings, load, True, saved)
+    build_report([request], [], settings, load, True, saved)  # read back: nothing changed
     checkpoint.write_bytes(b"retrained weights")
-    build_report([request], [], settings, load, abstractor, saved)
+    build_report([request], [], settings, load, True, saved)
     assert len(loaded) == 4
 
 

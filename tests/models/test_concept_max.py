@@ -7,11 +7,11 @@ import pytest
 import torch
 from torch import nn
 
+from plausibility.lexicon.training_lexicon import TrainingLexicon
 from plausibility.models.components.classifier import TripleClassifier
-from plausibility.models.concept_max import ConceptMax, training_abstractions
 from plausibility.models.scorer import NetScorer
-from plausibility.models.system import PlausibilityModule
-from plausibility.models.training_lexicon import TrainingLexicon
+from plausibility.models.system import PlausibilityModule, training_abstractions
+from plausibility.scoring.concept_max import ConceptMax
 from plausibility.triple import Triple
 
 EVENTS = [Triple("dentist", "breathe", "helium"), Triple("dog", "eat", "bone"), Triple("chef", "bake", "cookie")]
@@ -59,12 +59,12 @@ class KnownLogitNet(nn.Module):
 
 
 def test_inference_takes_the_hard_max_and_names_its_abstraction(lexicon: TrainingLexicon) -> None:
-    results = ConceptMax(KnownScores(), lexicon.abstractor).explain([*EVENTS, UNKNOWN])
+    results = ConceptMax(KnownScores(), lexicon).explain([*EVENTS, UNKNOWN])
     for event, result in zip([*EVENTS, UNKNOWN], results, strict=True):
         grid = lexicon.abstractor.grid(event).triples()
         best = max(grid, key=_known_logit)
-        assert (result.event, result.score, result.abstraction) == (event, _known_logit(best), best)
-    assert results[-1].abstraction == UNKNOWN
+        assert (result.event, result.score, result.abstraction.triple) == (event, _known_logit(best), best)
+    assert results[-1].abstraction.triple == UNKNOWN
     assert len(lexicon.abstractor.grid(EVENTS[0]).triples()) > 1
 
 
@@ -73,8 +73,8 @@ def test_dedup_scores_each_shared_abstraction_once(lexicon: TrainingLexicon) -> 
     unique = {t for e in events for t in lexicon.abstractor.grid(e).triples()}
     total = sum(len(lexicon.abstractor.grid(e).triples()) for e in events)
     dedup, naive = KnownScores(), KnownScores()
-    ConceptMax(dedup, lexicon.abstractor).score(events)
-    ConceptMax(naive, lexicon.abstractor, deduplicate=False).score(events)
+    ConceptMax(dedup, lexicon).score(events)
+    ConceptMax(naive, lexicon, deduplicate=False).score(events)
     assert dedup.calls == [len(unique)] and len(unique) < total
     assert sum(naive.calls) == total and len(naive.calls) == 2
 
@@ -84,17 +84,16 @@ def test_later_calls_score_only_abstractions_not_seen_before(lexicon: TrainingLe
     seen = set(lexicon.abstractor.grid(first[0]).triples())
     new = set(lexicon.abstractor.grid(second[0]).triples()) - seen
     scorer = KnownScores()
-    wrapped = ConceptMax(scorer, lexicon.abstractor)
+    wrapped = ConceptMax(scorer, lexicon)
     once = wrapped.explain(first)
-    assert wrapped.explain(first) == once and wrapped.explain(second) == ConceptMax(
-        KnownScores(), lexicon.abstractor
-    ).explain(second)
+    assert wrapped.explain(first) == once
+    assert wrapped.explain(second) == ConceptMax(KnownScores(), lexicon).explain(second)
     assert scorer.calls == [len(seen), len(new)] and 0 < len(new) < len(seen)
 
 
 def test_memory_keeps_only_the_latest_abstractions(lexicon: TrainingLexicon) -> None:
     scorer = KnownScores()
-    wrapped = ConceptMax(scorer, lexicon.abstractor, memory=1)
+    wrapped = ConceptMax(scorer, lexicon, memory=1)
     wrapped.score(EVENTS[:1])
     wrapped.score(EVENTS[:1])
     grid = len(lexicon.abstractor.grid(EVENTS[0]).triples())
@@ -103,11 +102,12 @@ def test_memory_keeps_only_the_latest_abstractions(lexicon: TrainingLexicon) -> 
 
 def test_dedup_gives_the_naive_scores_with_a_real_net(roberta_backbone: str, lexicon: TrainingLexicon) -> None:
     scorer = NetScorer(TripleClassifier(backbone=roberta_backbone), batch_size=7)
-    dedup = ConceptMax(scorer, lexicon.abstractor).explain(EVENTS)
-    naive = ConceptMax(scorer, lexicon.abstractor, deduplicate=False).explain(EVENTS)
+    dedup = ConceptMax(scorer, lexicon).explain(EVENTS)
+    naive = ConceptMax(scorer, lexicon, deduplicate=False).explain(EVENTS)
     assert [r.score for r in dedup] == pytest.approx([r.score for r in naive], abs=1e-5)
     # The tiny model maps unknown words to one token, so abstractions can tie: check the named one reaches the max.
-    assert scorer.score([r.abstraction for r in dedup]).tolist() == pytest.approx([r.score for r in naive], abs=1e-5)
+    named = scorer.score([r.abstraction.triple for r in dedup])
+    assert named.tolist() == pytest.approx([r.score for r in naive], abs=1e-5)
 
 
 def test_training_abstractions_start_with_the_event_and_never_repeat(lexicon: TrainingLexicon) -> None:

@@ -101,3 +101,25 @@ def test_net_scorer_batched_equals_unbatched(backbone: str) -> None:
     alone = [NetScorer(scorer.net, batch_size=1).score([event])[0] for event in EVENTS]
     assert together.tolist() == pytest.approx(alone, abs=1e-5)
     assert scorer.to_probability(together) == pytest.approx(1 / (1 + torch.exp(-torch.tensor(together))).numpy())
+
+
+def test_concept_inject_reads_a_grid_cell_through_its_own_senses(roberta_backbone: str) -> None:
+    from plausibility.lexicon.training_lexicon import TrainingLexicon
+    from plausibility.models.scorer import SenseNetScorer, net_scorer
+    from tests.scoring.test_concept_max_grids import hand_hierarchy
+
+    hierarchy = hand_hierarchy()  # "animal" alone means beast.n.09; in dog's chain it is animal.n.01
+    lexicon = TrainingLexicon.over(hierarchy, origin="hand-built")
+    net = ConceptInjectClassifier(backbone=roberta_backbone)
+    net.lexicon = lexicon
+    net.add_synset_tokens([hierarchy.concept(name) for name in hierarchy.table.synsets])
+    scorer = net_scorer(net, lexicon=lexicon)
+    assert isinstance(scorer, SenseNetScorer)
+    cell = lexicon.abstractor.grid(Triple("dog", "eat", "bone")).cells()[11]  # animal eat bone
+    assert (cell.subject.synset, str(cell)) == ("animal.n.01", "animal eat bone")
+    chains = [(hierarchy.chain("animal.n.01"), hierarchy.chain("bone.n.01"))]
+    with torch.inference_mode():
+        expected = net.eval()(**net.featurize_chains([cell.triple], chains)).item()
+        guessed = net(**net.featurize([cell.triple])).item()  # the words alone: beast.n.09's chain
+    assert scorer.score_abstractions([cell])[0] == pytest.approx(expected, abs=1e-6)
+    assert abs(expected - guessed) > 1e-6

@@ -7,10 +7,10 @@ import pandas as pd
 import pytest
 
 from plausibility.cli import main
-from plausibility.models.concept_max import ConceptMax
 from plausibility.query.coverage import CoverageFlags
 from plausibility.query.explain import explain, grid_source
 from plausibility.scorers import load_scorer
+from plausibility.scoring.concept_max import ConceptMax
 from plausibility.triple import Triple
 
 
@@ -21,19 +21,18 @@ def ngram(fixtures: Path):  # noqa: ANN201
 
 def test_explanation_is_the_argmax_of_the_grid(ngram) -> None:  # noqa: ANN001
     event = Triple("dentist", "eat", "apple")
-    _, abstractor = grid_source(ngram)
-    cells = abstractor.grid(event).triples()
+    _, lexicon = grid_source(ngram)
+    cells = lexicon.abstractor.grid(event).triples()
     probabilities = ngram.to_probability(ngram.score(cells))
     explanation = explain(ngram, [event], top=3)[0]
-    assert explanation.best == cells[int(np.argmax(probabilities))]
+    assert explanation.best.triple == cells[int(np.argmax(probabilities))]
     assert explanation.best_probability == pytest.approx(probabilities.max())
     assert explanation.probability == pytest.approx(probabilities[cells.index(event)])
     assert [p for _, p in explanation.top] == sorted(probabilities, reverse=True)[:3]
 
 
 def test_concept_max_score_matches_its_explanation(ngram) -> None:  # noqa: ANN001
-    _, abstractor = grid_source(ngram)
-    wrapped = ConceptMax(ngram, abstractor)
+    wrapped = ConceptMax(ngram, grid_source(ngram)[1])
     events = [Triple("dentist", "eat", "apple"), Triple("dog", "chase", "cat")]
     explained = explain(wrapped, events)
     np.testing.assert_allclose(wrapped.to_probability(wrapped.score(events)), [e.best_probability for e in explained])
@@ -43,9 +42,28 @@ def test_words_absent_from_wordnet_are_flagged_not_dropped(ngram) -> None:  # no
     event = Triple("zorblax", "eat", "apple")
     explanation = explain(ngram, [event])[0]
     assert not explanation.subject_in_wordnet and explanation.object_in_wordnet
-    assert {t.subject for t, _ in explanation.top} == {"zorblax"}
+    assert {t.subject.text for t, _ in explanation.top} == {"zorblax"}
     flags = CoverageFlags(grid_source(ngram)[1].hierarchy, training_nouns=["apple"])
-    assert flags([event]) == {"flags": ["subject-not-in-wordnet,subject-unseen-in-training"]}
+    assert flags([event]) == {
+        "subject_lemma": [""],
+        "object_lemma": ["apple"],
+        "lemmatised": [False],
+        "flags": ["subject-not-in-wordnet,subject-unseen-in-training"],
+    }
+
+
+def test_plural_nouns_are_scored_through_their_lemma_and_flagged(ngram) -> None:  # noqa: ANN001
+    flags = CoverageFlags(grid_source(ngram)[1].hierarchy)
+    events = [Triple("children", "eat", "apples"), Triple("person", "eat", "apple")]
+    assert flags(events) == {
+        "subject_lemma": ["child", "person"],
+        "object_lemma": ["apple", "apple"],
+        "lemmatised": [True, False],
+        "flags": ["", ""],
+    }
+    explanation = explain(ngram, events[:1])[0]
+    assert explanation.subject_in_wordnet and explanation.object_in_wordnet
+    assert explanation.best.subject.synset is not None
 
 
 def test_cli_explains_and_flags(tmp_path: Path, fixtures: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -58,4 +76,5 @@ def test_cli_explains_and_flags(tmp_path: Path, fixtures: Path, capsys: pytest.C
     assert main(["score", "--input", str(source), "--output", str(output), "--model", spec]) == 0
     scored = pd.read_csv(output, sep="\t", keep_default_na=False)
     assert scored["flags"].tolist() == ["", "subject-not-in-wordnet"]
+    assert scored["lemmatised"].tolist() == [False, False]
     assert scored["abstraction"][1].startswith("zorblax eat ")

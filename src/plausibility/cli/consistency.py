@@ -13,8 +13,7 @@ from plausibility.cli.arguments import positive_int
 from plausibility.evaluation.datasets import DATASETS, SPLITS, load_plausibility_set
 from plausibility.evaluation.grids import ConsistencyResult, ScoredGrid, measure_consistency
 from plausibility.evaluation.heatmap import save_heatmap
-from plausibility.lexicon.abstractions import Abstractor
-from plausibility.lexicon.hierarchy import Hierarchy
+from plausibility.lexicon.training_lexicon import lexicon_of
 from plausibility.lexicon.wsd import WSD_METHODS
 from plausibility.scorers import load_scorer
 
@@ -25,16 +24,21 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         help="CCΔ and LER of a model across the WordNet abstractions of evaluation events",
         description="Disambiguate every event of a Pep-3k or 20Q half, score each unique abstraction "
         "(subject hypernym x object hypernym) once with a model SPEC, and measure how far the scores along "
-        "each row and column of every event's grid depart from concavity (CCΔ) and how often a middle "
-        "abstraction is a local extremum (LER); lower is more consistent. Writes OUTPUT/consistency.json and "
-        "heatmaps of the most and least consistent events.",
+        "each row and column of every event's grid depart from concavity (CCΔ, on the scorer's probabilities "
+        "and scale-free on percentile ranks) and how often a middle abstraction is a local extremum (LER); "
+        "lower is more consistent. Grids are laid out in the model's own lexicon (its training nouns, min "
+        "depth and WSD; the bundled training nouns for untrained scorers) unless --wsd / --min-depth say "
+        "otherwise. Writes OUTPUT/consistency.json and heatmaps of the most and least consistent events.",
         epilog="Example: plausibility consistency --model ngram --dataset pep3k --split test --output runs/ngram",
     )
     parser.add_argument("--model", required=True, metavar="SPEC", help="checkpoint path, baseline, conceptmax:<SPEC>")
     parser.add_argument("--dataset", required=True, choices=DATASETS)
     parser.add_argument("--split", required=True, choices=SPLITS)
-    parser.add_argument("--wsd", choices=WSD_METHODS, default="mfs", help="sense choice (default: most frequent)")
-    parser.add_argument("--min-depth", type=positive_int, default=4, help="drop hypernyms shallower than this (4)")
+    parser.add_argument("--wsd", choices=WSD_METHODS, help="sense choice (default: the model's own, else mfs)")
+    parser.add_argument(
+        "--min-depth", type=positive_int, help="drop hypernyms shallower than this (default: the model's own, else 4)"
+    )
+    parser.add_argument("--limit", type=positive_int, metavar="N", help="only the first N events of the half")
     parser.add_argument("--heatmaps", type=int, default=3, metavar="N", help="events drawn at each end (3; 0: none)")
     parser.add_argument("--batch-size", type=positive_int, default=1024, help="triples per call to the scorer")
     parser.add_argument("--output", required=True, type=Path, metavar="DIR", help="folder for the report")
@@ -64,10 +68,10 @@ def _write_json(path: Path, content: dict[str, object]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     scorer = load_scorer(args.model)
-    events = load_plausibility_set(args.dataset, args.split)
-    abstractor = Abstractor(Hierarchy.load(min_depth=args.min_depth), wsd=args.wsd)
+    events = load_plausibility_set(args.dataset, args.split)[: args.limit]
+    lexicon = lexicon_of(scorer, wsd=args.wsd, min_depth=args.min_depth)
     result = measure_consistency(
-        scorer, [event.triple for event in events], abstractor, batch_size=args.batch_size, progress=True
+        scorer, [event.triple for event in events], lexicon, batch_size=args.batch_size, progress=True
     )
     ranked = _ranked(result)
     count = min(max(args.heatmaps, 0), len(ranked) // 2)
@@ -83,10 +87,10 @@ def run(args: argparse.Namespace) -> int:
         "model": args.model,
         "dataset": args.dataset,
         "split": args.split,
-        "wsd": args.wsd,
-        "min_depth": args.min_depth,
+        "lexicon": result.lexicon,
         "probability_mapping": result.probability_mapping,
         "ccd": result.concavity_delta,
+        "ccd_scale_free": result.scale_free_concavity_delta,
         "ler": result.local_extremum_rate,
         "higher_is_better": False,
         "events": len(events),
@@ -99,13 +103,17 @@ def run(args: argparse.Namespace) -> int:
             {
                 "event": str(grid.grid.event),
                 "label": event.label,
-                "subjects": list(grid.grid.subjects),
-                "objects": list(grid.grid.objects),
+                "subjects": [concept.text for concept in grid.grid.subjects],
+                "objects": [concept.text for concept in grid.grid.objects],
+                "subject_synsets": [concept.synset for concept in grid.grid.subjects],
+                "object_synsets": [concept.synset for concept in grid.grid.objects],
                 "subject_depths": list(grid.grid.subject_depths),
                 "object_depths": list(grid.grid.object_depths),
+                "scores": grid.scores.tolist(),
                 "probabilities": grid.probabilities.tolist(),
                 "windows": len(grid.windows),
                 "ccd": grid.concavity_delta,
+                "ccd_scale_free": grid.scale_free_concavity_delta,
                 "ler": grid.local_extremum_rate,
             }
             for grid, event in zip(result.grids, events, strict=True)
@@ -113,12 +121,14 @@ def run(args: argparse.Namespace) -> int:
     }
     _write_json(args.output / "consistency.json", report)
     table = Table(
-        title=f"Consistency of {args.model} on {args.dataset} {args.split} (WSD: {args.wsd}; lower is better)"
+        title=f"Consistency of {args.model} on {args.dataset} {args.split} (WSD: {lexicon.wsd}, min depth "
+        f"{lexicon.min_depth}, {result.lexicon['vocabulary']}; lower is better)"
     )
-    for column in ("CCΔ", "LER", "events", "windows", "unique triples", "grid cells"):
+    for column in ("CCΔ", "CCΔ scale-free", "LER", "events", "windows", "unique triples", "grid cells"):
         table.add_column(column, justify="right")
     table.add_row(
         f"{result.concavity_delta:.4g}",
+        f"{result.scale_free_concavity_delta:.4g}",
         f"{result.local_extremum_rate:.4g}",
         str(len(events)),
         str(result.n_windows),

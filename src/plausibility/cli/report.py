@@ -67,8 +67,12 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     )
     parser.add_argument("--consistency-split", choices=SPLITS, default="test", help="half measured (test)")
     parser.add_argument("--no-consistency", action="store_true", help="report AUC only")
-    parser.add_argument("--wsd", choices=("mfs", "gloss"), default="mfs", help="sense choice for grids (mfs)")
-    parser.add_argument("--min-depth", type=positive_int, default=4, help="drop hypernyms shallower than this (4)")
+    parser.add_argument(
+        "--wsd", choices=("mfs", "gloss"), help="sense choice for grids (default: each model's own, else mfs)"
+    )
+    parser.add_argument(
+        "--min-depth", type=positive_int, help="drop hypernyms shallower than this (default: each model's own, else 4)"
+    )
     parser.add_argument("--resamples", type=positive_int, default=1000, help="bootstrap resamples (1000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and the event sample (0)")
     parser.add_argument("--batch-size", type=positive_int, default=1024, help="triples per call to a scorer (1024)")
@@ -130,13 +134,8 @@ def run(args: argparse.Namespace) -> int:
         min_depth=args.min_depth,
         batch_size=args.batch_size,
     )
-    abstractor = None
-    if not args.no_consistency:
-        from plausibility.lexicon.abstractions import Abstractor
-        from plausibility.lexicon.hierarchy import Hierarchy
-
-        abstractor = Abstractor(Hierarchy.load(min_depth=args.min_depth), wsd=args.wsd)
-    report = build_report(requests, optional, settings, load_scorer, abstractor, SavedResults(args.output / "models"))
+    saved = SavedResults(args.output / "models")
+    report = build_report(requests, optional, settings, load_scorer, not args.no_consistency, saved)
     paths = write_report(report, [*requests, *optional], args.output)
     _print(report)
     Console().print(f"report: {paths['report.md']}; chart: {paths['auc.png']}; results: {paths['results.json']}")

@@ -53,17 +53,17 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from plausibility.models.concept_max import ConceptMax
     from plausibility.query.batch import score_table, score_triples
     from plausibility.query.coverage import CoverageFlags
     from plausibility.query.explain import ExplanationColumns, explain, grid_source
+    from plausibility.scoring.concept_max import ConceptMax
 
     _check(args)
     scorer = load_scorer(args.model)
     explaining = args.explain or isinstance(scorer, ConceptMax)
-    searched, abstractor = grid_source(scorer)
-    lexicon = getattr(searched, "lexicon", None)
-    flags = CoverageFlags(abstractor.hierarchy, getattr(lexicon, "vocabulary", None))
+    searched, lexicon = grid_source(scorer)
+    trained = getattr(searched, "lexicon", None)
+    flags = CoverageFlags(lexicon.hierarchy, getattr(trained, "vocabulary", None))
     console = Console()
     if args.input is not None:
         annotators = [flags, ExplanationColumns(scorer)] if explaining else [flags]

@@ -91,3 +91,15 @@ def write_pairs(path: Path, events: Sequence[Triple], negatives: Sequence[Triple
         for negative, name in zip(NEGATIVE_COLUMNS, TRIPLE_COLUMNS, strict=True)
     }
     _write_table(path, pa.table({name: pa.array(values, pa.string()) for name, values in columns.items()}))
+
+
+def read_pair_nouns(path: Path) -> list[str]:
+    """Every noun of a pairs file (subjects and objects, attested and negative), sorted."""
+    columns = ["subject", "object", "negative_subject", "negative_object"]
+    if not path.is_file():
+        raise ResourceMissingError(f"{path}: no such pairs file; build it with `plausibility negatives`")
+    try:
+        table = pq.read_table(path, columns=columns)
+    except (pa.ArrowInvalid, KeyError) as error:
+        raise DataFormatError(f"{path}: not a pairs file with columns {', '.join(columns)} ({error})") from error
+    return sorted({noun for name in columns for noun in table.column(name).to_pylist()})

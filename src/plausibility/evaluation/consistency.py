@@ -4,10 +4,17 @@ Both follow the thesis (Porada, section 6.3.2). A *window* is three consecutive 
 `(a_{i-1}, a_i, a_{i+1})` along one sequence of abstractions; in an event's grid the sequences are its rows
 (the subject held, the object moving along its chain) and its columns. Both metrics are averaged over all
 windows pooled together, and for both lower is better (more consistent).
+
+CCΔ on a scorer's own probabilities rewards a scorer whose probabilities are all tiny (an n-gram's lie in
+1e-9..1e-2, so its sags are tiny too). The *scale-free* CCΔ is the same mean on percentile ranks instead:
+each estimate replaced by its mid-rank percentile among all abstractions scored for the measurement
+(`percentile_ranks`), so any strictly increasing transform of the scores leaves it unchanged and every
+scorer's estimates span [0, 1] alike. LER compares neighbours only, so it is scale-free already.
 """
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy.stats import rankdata
 
 CONCAVITY_DELTA_HIGHER_IS_BETTER = False
 LOCAL_EXTREMUM_RATE_HIGHER_IS_BETTER = False
@@ -64,3 +71,17 @@ def concavity_delta(windows: ArrayLike) -> float:
 def local_extremum_rate(windows: ArrayLike) -> float:
     """LER: the share of windows whose middle is a strict local extremum (lower is better)."""
     return float(np.mean(local_extrema(windows)))
+
+
+def percentile_ranks(values: ArrayLike) -> np.ndarray:
+    """Each value's mid-rank percentile among all of them, `(rank - 1) / (n - 1)` in [0, 1]; ties share one.
+
+    The lowest value maps to 0 and the highest to 1; equal values get the mean of their ranks, so a
+    constant scorer maps every value to 0.5 (and a lone value is 0.5 too).
+    """
+    scores = np.asarray(values, dtype=np.float64)
+    if scores.ndim != 1:
+        raise ValueError(f"values must be one-dimensional, got shape {scores.shape}")
+    if len(scores) < 2:
+        return np.full(len(scores), 0.5)
+    return (rankdata(scores, method="average") - 1.0) / (len(scores) - 1.0)

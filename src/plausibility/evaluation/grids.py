@@ -1,14 +1,22 @@
-"""Abstraction grids of a set of events, scored once per unique triple, and their consistency (CCΔ, LER)."""
+"""Abstraction grids of a set of events, each distinct cell scored once, and their consistency (CCΔ, LER)."""
 
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from plausibility.errors import PlausibilityError
-from plausibility.evaluation.consistency import concavity_delta, grid_windows, local_extremum_rate
-from plausibility.lexicon.abstractions import AbstractionGrid, Abstractor
+from plausibility.evaluation.consistency import (
+    concavity_delta,
+    grid_windows,
+    local_extremum_rate,
+    percentile_ranks,
+)
+from plausibility.lexicon.abstractions import AbstractionGrid
+from plausibility.lexicon.training_lexicon import TrainingLexicon, lexicon_of
+from plausibility.scoring.cells import grid_scores
+from plausibility.scoring.concept_max import ConceptMax
 from plausibility.scoring.protocols import TripleScorer
 from plausibility.triple import Triple
 
@@ -19,10 +27,15 @@ class ProbabilityRangeError(PlausibilityError):
 
 @dataclass(frozen=True)
 class ScoredGrid:
-    """One event's grid with the probability of every cell; `probabilities` has shape `grid.shape`."""
+    """One event's grid with every cell's score, probability and percentile rank, each shaped `grid.shape`.
+
+    `percentiles` rank each cell among all distinct cells of the measurement (the scale-free estimates).
+    """
 
     grid: AbstractionGrid
+    scores: np.ndarray
     probabilities: np.ndarray
+    percentiles: np.ndarray = field(repr=False)
 
     @property
     def windows(self) -> np.ndarray:
@@ -36,6 +49,11 @@ class ScoredGrid:
         return concavity_delta(windows) if len(windows) else None
 
     @property
+    def scale_free_concavity_delta(self) -> float | None:
+        windows = grid_windows(self.percentiles)
+        return concavity_delta(windows) if len(windows) else None
+
+    @property
     def local_extremum_rate(self) -> float | None:
         windows = self.windows
         return local_extremum_rate(windows) if len(windows) else None
@@ -43,78 +61,96 @@ class ScoredGrid:
 
 @dataclass(frozen=True)
 class ConsistencyResult:
-    """CCΔ and LER pooled over the windows of every event's grid, with the grids they came from.
+    """CCΔ (on probabilities and scale-free) and LER pooled over every event's windows, with the grids.
 
     Attributes:
-        n_unique_triples: abstraction triples actually scored (each once, however many grids share it).
+        n_unique_triples: distinct abstractions scored (each once, however many grids share it).
         n_grid_triples: cells over all grids, i.e. what scoring every grid separately would cost.
+        lexicon: the hierarchy and WSD the grids were laid out in (`TrainingLexicon.describe`).
     """
 
     grids: list[ScoredGrid]
     concavity_delta: float
+    scale_free_concavity_delta: float
     local_extremum_rate: float
     n_windows: int
     n_unique_triples: int
     n_grid_triples: int
     probability_mapping: str
+    lexicon: dict[str, object]
 
 
 def score_grids(
     scorer: TripleScorer, grids: Sequence[AbstractionGrid], batch_size: int = 1024, progress: bool = False
 ) -> tuple[list[ScoredGrid], int]:
-    """Score the unique triples of all grids once, in batches, and lay the probabilities back out.
+    """Score every distinct cell of all grids once (ConceptMax: its running maximum) and lay the values out.
 
     Returns:
-        The scored grids in input order, and the number of unique triples scored.
+        The scored grids in input order, and the number of distinct cells.
     """
-    unique = sorted({t for grid in grids for t in grid.triples()}, key=lambda t: (t.subject, t.verb, t.object))
-    batches = range(0, len(unique), batch_size)
-    if progress:
-        from rich.console import Console
-        from rich.progress import track
-
-        batches = track(batches, description="scoring abstractions", console=Console(stderr=True))
-    scores = [np.asarray(scorer.score(unique[start : start + batch_size]), dtype=np.float64) for start in batches]
-    probabilities = np.asarray(scorer.to_probability(np.concatenate([np.zeros(0), *scores])), dtype=np.float64)
-    if probabilities.shape != (len(unique),):
-        raise ProbabilityRangeError(f"the scorer returned {probabilities.shape} values for {len(unique)} triples")
+    scores = grid_scores(scorer, grids, batch_size=batch_size, progress=progress)
+    flat = np.concatenate([np.zeros(0), *(values.ravel() for values in scores)])
+    probabilities = np.asarray(scorer.to_probability(flat), dtype=np.float64)
+    if probabilities.shape != flat.shape:
+        raise ProbabilityRangeError(f"the scorer returned {probabilities.shape} probabilities for {flat.shape} scores")
     if not (np.all(np.isfinite(probabilities)) and np.all((probabilities >= 0) & (probabilities <= 1))):
         raise ProbabilityRangeError(
             f"the scorer's probabilities ({scorer.probability_mapping}) leave [0, 1]; fix its to_probability"
         )
-    lookup: dict[Triple, float] = dict(zip(unique, probabilities.tolist(), strict=True))
-    scored = [
-        ScoredGrid(grid, np.array([lookup[t] for t in grid.triples()], dtype=np.float64).reshape(grid.shape))
-        for grid in grids
-    ]
-    return scored, len(unique)
+    # A cell's value depends only on its own senses (its abstractions are the prefixes of its chains), so
+    # the distinct cells are ranked once each, however many grids share them.
+    distinct: dict[object, float] = {}
+    for grid, values in zip(grids, scores, strict=True):
+        distinct.update(zip(grid.cells(), values.ravel().tolist(), strict=True))
+    rank = dict(zip(distinct, percentile_ranks(list(distinct.values())).tolist(), strict=True))
+    scored, offset = [], 0
+    for grid, values in zip(grids, scores, strict=True):
+        cells = grid.cells()
+        scored.append(
+            ScoredGrid(
+                grid,
+                values,
+                probabilities[offset : offset + len(cells)].reshape(grid.shape),
+                np.array([rank[cell] for cell in cells], dtype=np.float64).reshape(grid.shape),
+            )
+        )
+        offset += len(cells)
+    return scored, len(distinct)
 
 
 def measure_consistency(
     scorer: TripleScorer,
     events: Sequence[Triple],
-    abstractor: Abstractor,
+    lexicon: TrainingLexicon | None = None,
     batch_size: int = 1024,
     progress: bool = False,
 ) -> ConsistencyResult:
-    """Build every event's grid, score each unique abstraction once, and pool CCΔ and LER over all windows.
+    """Lay out every event's grid in `lexicon` (default: `lexicon_of(scorer)`), score it, pool CCΔ and LER.
+
+    ConceptMax is measured on the grids it searches: given another lexicon, it searches that one.
 
     Raises:
         PlausibilityError: no event has an axis of three or more abstractions, so there is nothing to measure.
     """
-    grids = abstractor.grids(events)
+    lexicon = lexicon or lexicon_of(scorer)
+    if isinstance(scorer, ConceptMax) and scorer.lexicon != lexicon:
+        scorer = ConceptMax(scorer.scorer, lexicon, scorer.deduplicate, scorer.memory)
+    grids = lexicon.abstractor.grids(events)
     scored, n_unique = score_grids(scorer, grids, batch_size=batch_size, progress=progress and sys.stderr.isatty())
     windows = np.concatenate([np.zeros((0, 3)), *(grid.windows for grid in scored)])
     if len(windows) == 0:
         raise PlausibilityError(
             f"none of the {len(events)} events has three abstractions in a row; lower min_depth or check the words"
         )
+    percentile_windows = np.concatenate([np.zeros((0, 3)), *(grid_windows(grid.percentiles) for grid in scored)])
     return ConsistencyResult(
         grids=scored,
         concavity_delta=concavity_delta(windows),
+        scale_free_concavity_delta=concavity_delta(percentile_windows),
         local_extremum_rate=local_extremum_rate(windows),
         n_windows=len(windows),
         n_unique_triples=n_unique,
-        n_grid_triples=sum(len(grid.subjects) * len(grid.objects) for grid in grids),
+        n_grid_triples=sum(grid.shape[0] * grid.shape[1] for grid in grids),
         probability_mapping=scorer.probability_mapping,
+        lexicon=lexicon.describe(),
     )

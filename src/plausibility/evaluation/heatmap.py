@@ -22,8 +22,8 @@ def save_heatmap(scored: ScoredGrid, path: Path, title: str | None = None) -> Pa
             # dark text on the bright end of viridis, light text on the dark end
             colour = "black" if values[i, j] > 0.6 * image.norm.vmax else "white"
             axes.text(j, i, f"{values[i, j]:.2g}", ha="center", va="center", color=colour, fontsize=8)
-    axes.set_xticks(range(columns), grid.objects, rotation=45, ha="right")
-    axes.set_yticks(range(rows), grid.subjects)
+    axes.set_xticks(range(columns), [concept.text for concept in grid.objects], rotation=45, ha="right")
+    axes.set_yticks(range(rows), [concept.text for concept in grid.subjects])
     axes.set_xlabel(f"object: {grid.event.object}")
     axes.set_ylabel(f"subject: {grid.event.subject}")
     axes.set_title(title or str(grid.event))

@@ -15,7 +15,7 @@ from plausibility.evaluation.auc import evaluate_auc
 from plausibility.evaluation.datasets import DATASETS, SPLITS, load_plausibility_set
 from plausibility.evaluation.grids import measure_consistency
 from plausibility.evaluation.intervals import AucInterval, auc_interval
-from plausibility.lexicon.abstractions import Abstractor
+from plausibility.lexicon.training_lexicon import lexicon_of
 from plausibility.scoring.protocols import TripleScorer
 
 DATASET_TITLES = {"pep3k": "Pep-3k", "20q": "20Q"}
@@ -99,6 +99,7 @@ class ReportSettings:
     Attributes:
         consistency_events: events drawn (seeded, without replacement) from each dataset's consistency
             split; None for all of them, as in the thesis.
+        wsd, min_depth: overrides of each scorer's own lexicon (`lexicon_of`); None keeps its own.
     """
 
     seed: int = 0
@@ -106,19 +107,24 @@ class ReportSettings:
     confidence: float = 0.95
     consistency_split: str = "test"
     consistency_events: int | None = 200
-    wsd: str = "mfs"
-    min_depth: int = 4
+    wsd: str | None = None
+    min_depth: int | None = None
     batch_size: int = 1024
 
 
 @dataclass(frozen=True)
 class ConsistencyFigures:
-    """CCΔ and LER of one dataset, with how many events and windows they pool (lower is better)."""
+    """CCΔ (on probabilities and scale-free) and LER of one dataset, with what they pool (lower is better).
+
+    `lexicon` says which hierarchy and WSD the grids were laid out in (`TrainingLexicon.describe`).
+    """
 
     ccd: float
+    ccd_scale_free: float
     ler: float
     events: int
     windows: int
+    lexicon: dict[str, object]
 
 
 @dataclass(frozen=True)
@@ -155,9 +161,13 @@ def consistency_sample(n_events: int, settings: ReportSettings, dataset: str) ->
 
 
 def evaluate_scorer(
-    request: ModelRequest, scorer: TripleScorer, settings: ReportSettings, abstractor: Abstractor | None
+    request: ModelRequest, scorer: TripleScorer, settings: ReportSettings, consistency: bool = True
 ) -> ModelResult:
-    """AUC with bootstrap intervals on every half of Pep-3k and 20Q; CCΔ / LER unless `abstractor` is None."""
+    """AUC with bootstrap intervals on every half of Pep-3k and 20Q; CCΔ / LER too with `consistency`.
+
+    Grids are laid out in the scorer's own lexicon (`lexicon_of`, with the settings' overrides), the same
+    rule `plausibility consistency` follows.
+    """
     auc: dict[str, dict[str, AucInterval]] = {}
     for half in evaluate_auc(scorer, DATASETS, SPLITS):
         # seeded per half: each interval is reproducible whatever else the report holds
@@ -165,16 +175,22 @@ def evaluate_scorer(
         labels = [event.label for event in half.events]
         interval = auc_interval(labels, half.scores, rng, settings.confidence, settings.n_resamples)
         auc.setdefault(half.dataset, {})[half.split] = interval
-    consistency = {}
-    if abstractor is not None:
+    figures = {}
+    if consistency:
+        lexicon = lexicon_of(scorer, wsd=settings.wsd, min_depth=settings.min_depth)
         for dataset in DATASETS:
             events = load_plausibility_set(dataset, settings.consistency_split)
             chosen = [events[i].triple for i in consistency_sample(len(events), settings, dataset)]
-            result = measure_consistency(scorer, chosen, abstractor, batch_size=settings.batch_size, progress=True)
-            consistency[dataset] = ConsistencyFigures(
-                result.concavity_delta, result.local_extremum_rate, len(chosen), result.n_windows
+            result = measure_consistency(scorer, chosen, lexicon, batch_size=settings.batch_size, progress=True)
+            figures[dataset] = ConsistencyFigures(
+                result.concavity_delta,
+                result.scale_free_concavity_delta,
+                result.local_extremum_rate,
+                len(chosen),
+                result.n_windows,
+                result.lexicon,
             )
-    return ModelResult(request.label, request.spec, scorer.probability_mapping, auc, consistency)
+    return ModelResult(request.label, request.spec, scorer.probability_mapping, auc, figures)
 
 
 class SavedResults:
@@ -199,16 +215,19 @@ class SavedResults:
         if saved.get("key") != self._key(request, conditions):
             return None
         row = saved["result"]
-        return ModelResult(
-            row["label"],
-            row["spec"],
-            row["probability_mapping"],
-            {
-                dataset: {split: AucInterval(**v) for split, v in halves.items()}
-                for dataset, halves in row["auc"].items()
-            },
-            {dataset: ConsistencyFigures(**v) for dataset, v in row["consistency"].items()},
-        )
+        try:
+            return ModelResult(
+                row["label"],
+                row["spec"],
+                row["probability_mapping"],
+                {
+                    dataset: {split: AucInterval(**v) for split, v in halves.items()}
+                    for dataset, halves in row["auc"].items()
+                },
+                {dataset: ConsistencyFigures(**v) for dataset, v in row["consistency"].items()},
+            )
+        except (KeyError, TypeError):
+            return None  # written by an older layout: measured again and overwritten
 
     def save(self, request: ModelRequest, conditions: dict, result: ModelResult) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -235,7 +254,7 @@ def build_report(
     optional: Sequence[ModelRequest],
     settings: ReportSettings,
     load: Callable[[str], TripleScorer],
-    abstractor: Abstractor | None,
+    consistency: bool = True,
     saved: SavedResults | None = None,
 ) -> Report:
     """Evaluate every requested model; an `optional` one that cannot be loaded is listed as skipped instead.
@@ -243,7 +262,7 @@ def build_report(
     With `saved`, rows measured by an earlier, stopped run are read back instead of measured again.
     """
     models, skipped = [], {}
-    conditions = {"settings": asdict(settings), "consistency": abstractor is not None}
+    conditions = {"settings": asdict(settings), "consistency": consistency}
     for request in [*requests, *optional]:
         known = saved.load(request, conditions) if saved else None
         if known is not None:
@@ -256,7 +275,7 @@ def build_report(
                 raise
             skipped[request.label] = str(error)
             continue
-        result = evaluate_scorer(request, scorer, settings, abstractor)
+        result = evaluate_scorer(request, scorer, settings, consistency)
         if saved:
             saved.save(request, conditions, result)
         models.append(result)
@@ -303,21 +322,35 @@ def auc_markdown(models: Sequence[ModelResult]) -> str:
 
 
 def consistency_markdown(models: Sequence[ModelResult]) -> str:
-    """Table 6.5 in kind: CCΔ and LER per dataset (lower is better), the thesis's figures beside."""
+    """Table 6.5 in kind: CCΔ, scale-free CCΔ and LER per dataset (lower is better), the thesis's beside."""
     header = ["model"]
     for dataset in DATASETS:
         title = DATASET_TITLES[dataset]
-        header += [f"{title} CCΔ", f"{title} LER", f"{title} CCΔ (thesis)", f"{title} LER (thesis)"]
+        header += [f"{title} {name}" for name in ("CCΔ", "CCΔ scale-free", "LER", "CCΔ (thesis)", "LER (thesis)")]
     rows = []
     for model in models:
         row = [model.label]
         for dataset in DATASETS:
             ours = model.consistency.get(dataset)
             theirs = model.thesis.consistency[dataset] if model.thesis else None
-            row += [_number(ours.ccd) if ours else "–", _number(ours.ler) if ours else "–"]
+            row += [_number(ours.ccd) if ours else "–", _number(ours.ccd_scale_free) if ours else "–"]
+            row += [_number(ours.ler) if ours else "–"]
             row += [_number(theirs[0], 2) if theirs else "–", _number(theirs[1], 2) if theirs else "–"]
         rows.append(row)
     return _table(header, rows)
+
+
+CONSISTENCY_NOTE = (
+    "CCΔ is on each scorer's own probabilities, as in the thesis; the scale-free CCΔ is the same mean on each "
+    "cell's percentile rank among all distinct abstractions scored for that half, so a scorer whose "
+    "probabilities are all tiny cannot win by scale."
+)
+
+
+def _lexicon_text(model: ModelResult) -> str:
+    lexicon = next(iter(model.consistency.values())).lexicon
+    size = f" ({lexicon['vocabulary_size']:,} nouns)" if lexicon.get("vocabulary_size") else ""
+    return f"{lexicon['vocabulary']}{size}, min depth {lexicon['min_depth']}, WSD {lexicon['wsd']}"
 
 
 def report_markdown(report: Report) -> str:
@@ -335,8 +368,10 @@ def report_markdown(report: Report) -> str:
         parts += [
             "## Consistency across abstractions (lower is better)",
             consistency_markdown(report.models),
-            f"Events: {sample} of each {settings.consistency_split} half; WSD {settings.wsd}; chains without "
-            f"synsets shallower than depth {settings.min_depth}. Thesis figures: Table 6.5 (all events).",
+            f"Events: {sample} of each {settings.consistency_split} half. {CONSISTENCY_NOTE} "
+            "Thesis figures: Table 6.5 (all events).",
+            "Lexicon of each model's grids:\n"
+            + "\n".join(f"- **{model.label}**: {_lexicon_text(model)}" for model in report.models if model.consistency),
         ]
     parts.append(
         "## Models\n"

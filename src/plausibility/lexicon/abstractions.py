@@ -1,4 +1,4 @@
-"""Abstractions of an event: its subject and object replaced by the hypernyms along their chains."""
+"""Abstractions of an event: its subject and object senses replaced by the hypernyms along their chains."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -10,36 +10,65 @@ from plausibility.triple import Triple
 Chains = tuple[tuple[Concept, ...], tuple[Concept, ...]]
 
 
+@dataclass(frozen=True, slots=True)
+class Abstraction:
+    """A verb with a subject concept and an object concept: one cell of an event's grid.
+
+    It keeps the senses of the event's chains, so a scorer that reads senses never has to guess them
+    again from the words; `triple` is the text for scorers that read text.
+    """
+
+    subject: Concept
+    verb: str
+    object: Concept
+
+    @property
+    def triple(self) -> Triple:
+        return Triple(self.subject.text, self.verb, self.object.text)
+
+    def __str__(self) -> str:
+        return str(self.triple)
+
+
 @dataclass(frozen=True)
 class AbstractionGrid:
-    """Every (subject abstraction, verb, object abstraction) of one event, most general first per axis.
+    """Every (subject concept, verb, object concept) of one event, most general first on each axis.
 
-    The last entry of each axis is the surface word itself, standing for its own sense (so the sense is
-    not listed twice); its depth is that sense's depth, or 0 for a word WordNet lacks, whose axis then
-    holds the word alone.
+    The last concept of each axis is the event's own word standing for its chosen sense (so the sense is
+    not listed twice); a word WordNet lacks stands alone on its axis, with no synset and depth 0. Cell
+    `(i, j)`'s own abstractions are the cells `(i', j')` with `i' <= i` and `j' <= j`: the prefixes of the
+    event's chains, whatever sense a cell's word would have on its own.
     """
 
     event: Triple
-    subjects: tuple[str, ...]
-    objects: tuple[str, ...]
-    subject_depths: tuple[int, ...]
-    object_depths: tuple[int, ...]
+    subjects: tuple[Concept, ...]
+    objects: tuple[Concept, ...]
 
     @property
     def shape(self) -> tuple[int, int]:
         return len(self.subjects), len(self.objects)
 
+    @property
+    def subject_depths(self) -> tuple[int, ...]:
+        return tuple(concept.depth for concept in self.subjects)
+
+    @property
+    def object_depths(self) -> tuple[int, ...]:
+        return tuple(concept.depth for concept in self.objects)
+
+    def cells(self) -> list[Abstraction]:
+        """Row-major: for each subject concept, every object concept; the event itself is the last cell."""
+        return [Abstraction(s, self.event.verb, o) for s in self.subjects for o in self.objects]
+
     def triples(self) -> list[Triple]:
-        """Row-major: for each subject, every object (`Triple(s, event.verb, o)`)."""
-        return [Triple(s, self.event.verb, o) for s in self.subjects for o in self.objects]
+        """The cells as text, in the same order."""
+        return [cell.triple for cell in self.cells()]
 
 
-def _axis(
-    word: str, sense: str | None, chain: tuple[Concept, ...], hierarchy: Hierarchy
-) -> tuple[list[str], list[int]]:
-    above = [concept for concept in chain if concept.synset != sense]
+def _axis(word: str, sense: str | None, chain: tuple[Concept, ...], hierarchy: Hierarchy) -> tuple[Concept, ...]:
+    above = tuple(concept for concept in chain if concept.synset != sense)
     depth = 0 if sense is None else hierarchy.concept(sense).depth
-    return [c.text for c in above] + [word], [c.depth for c in above] + [depth]
+    return (*above, Concept(sense, word, depth))
 
 
 class Abstractor:
@@ -57,7 +86,12 @@ class Abstractor:
 
     def chains(self, triple: Triple) -> Chains:
         """Filtered chains of the subject's and the object's senses (empty for a word WordNet lacks)."""
-        return self._chains(self.disambiguator([triple])[0])
+        subject, obj = self.disambiguator([triple])[0]
+        return self.sense_chains(subject), self.sense_chains(obj)
+
+    def sense_chains(self, sense: str | None) -> tuple[Concept, ...]:
+        """The filtered chain of one sense, root first; () for a word WordNet lacks."""
+        return () if sense is None else self.hierarchy.chain(sense)
 
     def grid(self, triple: Triple) -> AbstractionGrid:
         return self.grids([triple])[0]
@@ -65,18 +99,8 @@ class Abstractor:
     def grids(self, triples: Sequence[Triple]) -> list[AbstractionGrid]:
         """One grid per triple, in input order; senses of all triples are chosen in one batch."""
         grids = []
-        for triple, senses in zip(triples, self.disambiguator(triples), strict=True):
-            subject_chain, object_chain = self._chains(senses)
-            subjects, subject_depths = _axis(triple.subject, senses[0], subject_chain, self.hierarchy)
-            objects, object_depths = _axis(triple.object, senses[1], object_chain, self.hierarchy)
-            grids.append(
-                AbstractionGrid(triple, tuple(subjects), tuple(objects), tuple(subject_depths), tuple(object_depths))
-            )
+        for triple, (subject, obj) in zip(triples, self.disambiguator(triples), strict=True):
+            subjects = _axis(triple.subject, subject, self.sense_chains(subject), self.hierarchy)
+            objects = _axis(triple.object, obj, self.sense_chains(obj), self.hierarchy)
+            grids.append(AbstractionGrid(triple, subjects, objects))
         return grids
-
-    def _chains(self, senses: tuple[str | None, str | None]) -> Chains:
-        subject, obj = senses
-        return (
-            () if subject is None else self.hierarchy.chain(subject),
-            () if obj is None else self.hierarchy.chain(obj),
-        )

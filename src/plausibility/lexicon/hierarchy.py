@@ -1,5 +1,6 @@
 """The WordNet 3.0 noun hierarchy: senses of a lemma, and filtered hypernym chains of a synset."""
 
+import warnings
 from collections.abc import Collection
 from dataclasses import dataclass
 
@@ -16,9 +17,13 @@ class UnknownSynsetError(PlausibilityError):
 
 @dataclass(frozen=True, slots=True)
 class Concept:
-    """A synset as the models see it: its name, one lemma as text, and its depth (entity.n.01 is 1)."""
+    """A sense as the models see it: its synset, one word for it as text, and its depth (entity.n.01 is 1).
 
-    synset: str
+    An event's own word stands for its chosen sense with its own spelling ("apples" for apple.n.01); a
+    word WordNet lacks is a concept of its own, with no synset and depth 0.
+    """
+
+    synset: str | None
     text: str
     depth: int
 
@@ -46,17 +51,47 @@ class Hierarchy:
         self._words = {word: row for row, word in enumerate(table.words)}
         self._concepts: dict[int, Concept] = {}
         self._kept: dict[int, bool] = {}
+        self._lemmas_of: dict[str, str | None] = {}
+        self._wordnet = None
 
     @classmethod
     def load(cls, vocabulary: Collection[str] | None = None, min_depth: int = 4) -> "Hierarchy":
         """The hierarchy of `plausibility.resources.load_wordnet()`, from the cache (built on first use)."""
         return cls(load_table(), vocabulary=vocabulary, min_depth=min_depth)
 
-    def senses(self, lemma: str) -> tuple[str, ...]:
-        """Noun synset names of `lemma` in WordNet's sense order (most frequent first); () if it has none."""
-        row = self._words.get(lemma.strip().lower().replace(" ", "_"))
-        if row is None:
+    def lemma(self, word: str) -> str | None:
+        """The WordNet noun lemma a word is looked up as; None if WordNet has no noun for it.
+
+        A word WordNet lists is its own lemma ("glasses" keeps its entries); any other goes through
+        WordNet's morphological normalisation (NLTK's `morphy`: "children" -> "child", "apples" -> "apple").
+        """
+        key = word.strip().lower().replace(" ", "_")
+        if key not in self._lemmas_of:
+            if key in self._words:
+                self._lemmas_of[key] = key
+            else:
+                self._lemmas_of[key] = self._morphy(key)
+        return self._lemmas_of[key]
+
+    def _morphy(self, key: str) -> str | None:
+        if not key:
+            return None
+        with warnings.catch_warnings():
+            # NLTK warns that WordNet 3.0 lacks its multilingual data, which morphology never uses.
+            warnings.filterwarnings("ignore", message="The multilingual functions are not available")
+            if self._wordnet is None:
+                from plausibility.resources import load_wordnet
+
+                self._wordnet = load_wordnet()
+            base = self._wordnet.morphy(key, "n")
+        return base if base in self._words else None
+
+    def senses(self, word: str) -> tuple[str, ...]:
+        """Noun synset names of `word`'s lemma in WordNet's sense order (most frequent first); () if none."""
+        lemma = self.lemma(word)
+        if lemma is None:
             return ()
+        row = self._words[lemma]
         start, stop = self.table.sense_starts[row], self.table.sense_starts[row + 1]
         return tuple(self.table.synsets[sense] for sense in self.table.senses[start:stop])
 

@@ -1,13 +1,19 @@
 """`NetScorer`: a trained net as a TripleScorer, batched by length under `torch.inference_mode()`."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 import torch
 from torch import nn
 
-from plausibility.models.training_lexicon import TrainingLexicon
+from plausibility.lexicon.training_lexicon import TrainingLexicon
 from plausibility.triple import Triple
+
+if TYPE_CHECKING:
+    from plausibility.lexicon.abstractions import Abstraction
+
+Item = TypeVar("Item")
 
 
 class NetScorer:
@@ -27,20 +33,39 @@ class NetScorer:
 
     def score(self, triples: Sequence[Triple]) -> np.ndarray:
         """One logit per triple, input order."""
+        return self._logits(triples, str, self.net.featurize)
+
+    def to_probability(self, scores: np.ndarray) -> np.ndarray:
+        return 1.0 / (1.0 + np.exp(-np.asarray(scores, dtype=np.float64)))
+
+    def _logits(
+        self, items: Sequence[Item], text: Callable[[Item], str], featurize: Callable[[list[Item]], dict]
+    ) -> np.ndarray:
         # Sorted by length so each batch pads little; the results are scattered back to input order.
-        order = sorted(range(len(triples)), key=lambda i: len(str(triples[i])))
-        scores = np.empty(len(triples), dtype=np.float64)
+        order = sorted(range(len(items)), key=lambda i: len(text(items[i])))
+        scores = np.empty(len(items), dtype=np.float64)
         device = next(self.net.parameters()).device
         was_training = self.net.training
         self.net.eval()
         with torch.inference_mode():
             for start in range(0, len(order), self.batch_size):
                 chunk = order[start : start + self.batch_size]
-                features = self.net.featurize([triples[i] for i in chunk])
+                features = featurize([items[i] for i in chunk])
                 logits = self.net(**{name: tensor.to(device) for name, tensor in features.items()})
                 scores[chunk] = logits.float().cpu().numpy()
         self.net.train(was_training)
         return scores
 
-    def to_probability(self, scores: np.ndarray) -> np.ndarray:
-        return 1.0 / (1.0 + np.exp(-np.asarray(scores, dtype=np.float64)))
+
+class SenseNetScorer(NetScorer):
+    """A NetScorer for a net that reads senses (ConceptInject): grid cells keep their event's chains."""
+
+    def score_abstractions(self, abstractions: Sequence["Abstraction"]) -> np.ndarray:
+        """One logit per abstraction, its chains taken from its own senses, input order."""
+        return self._logits(abstractions, str, self.net.featurize_abstractions)
+
+
+def net_scorer(net: nn.Module, batch_size: int = 256, lexicon: TrainingLexicon | None = None) -> NetScorer:
+    """The scorer of a net: one that passes grid cells' senses to nets that read them."""
+    kind = SenseNetScorer if hasattr(net, "featurize_abstractions") else NetScorer
+    return kind(net, batch_size=batch_size, lexicon=lexicon)

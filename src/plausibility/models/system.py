@@ -12,13 +12,25 @@ from lightning.pytorch.utilities import rank_zero_warn
 from torch import nn
 
 from plausibility.evaluation.metrics import roc_auc
+from plausibility.lexicon.abstractions import AbstractionGrid
+from plausibility.lexicon.training_lexicon import TrainingLexicon
 from plausibility.models.components.concept_inject import ConceptInjectClassifier
-from plausibility.models.concept_max import ConceptMax, training_abstractions
 from plausibility.models.datamodule import EventBatch, PairBatch
-from plausibility.models.scorer import NetScorer
-from plausibility.models.training_lexicon import TrainingLexicon
+from plausibility.models.scorer import net_scorer
+from plausibility.scoring.concept_max import ConceptMax
 from plausibility.scoring.protocols import TripleScorer
 from plausibility.triple import Triple
+
+
+def training_abstractions(grid: AbstractionGrid, count: int, rng: np.random.Generator) -> list[Triple]:
+    """The event itself, then up to `count` of its other abstractions drawn without replacement.
+
+    Training scores only these (thesis: three plus the original) and reduces them with LogSumExp; an
+    event with fewer abstractions yields a shorter list, which the caller masks.
+    """
+    others = [triple for triple in grid.triples() if triple != grid.event]
+    picks = rng.choice(len(others), size=min(count, len(others)), replace=False)
+    return [grid.event, *(others[i] for i in sorted(picks))]
 
 
 class PlausibilityModule(L.LightningModule):
@@ -71,8 +83,8 @@ class PlausibilityModule(L.LightningModule):
 
     def scorer(self) -> TripleScorer:
         """The model as a TripleScorer: logits of the net, or ConceptMax's maximum over abstractions."""
-        scorer = NetScorer(self.net, batch_size=self.eval_batch_size, lexicon=self.lexicon)
-        return ConceptMax(scorer, self.lexicon.abstractor) if self.abstractions else scorer
+        scorer = net_scorer(self.net, batch_size=self.eval_batch_size, lexicon=self.lexicon)
+        return ConceptMax(scorer, self.lexicon) if self.abstractions else scorer
 
     def training_logits(self, triples: list[Triple]) -> torch.Tensor:
         """Training-time logits of events, shape (n,); ConceptMax's LogSumExp over sampled abstractions."""

@@ -6,12 +6,19 @@ from plausibility.lexicon.hierarchy import Hierarchy
 from plausibility.triple import Triple
 
 
-class CoverageFlags:
-    """An annotator adding a `flags` column: comma-joined, empty when every word is covered.
+def _changed(word: str, lemma: str | None) -> bool:
+    return lemma is not None and lemma != word.strip().lower().replace(" ", "_")
 
-    Flags are `subject-not-in-wordnet` / `object-not-in-wordnet` (no noun sense, so no abstraction in
-    that slot) and, when the training nouns are known, `subject-unseen-in-training` /
-    `object-unseen-in-training`. Flagged triples are still scored: the flag only says how far to trust it.
+
+class CoverageFlags:
+    """An annotator adding the WordNet lemma of each noun, whether one was normalised, and a `flags` column.
+
+    `subject_lemma` / `object_lemma` are the lemmas the nouns were looked up as (empty when WordNet has no
+    noun for the word) and `lemmatised` is true when either differs from the word as given ("apples" ->
+    "apple"). Flags, comma-joined and empty when every word is covered, are `subject-not-in-wordnet` /
+    `object-not-in-wordnet` (no noun sense, so no abstraction in that slot) and, when the training nouns are
+    known, `subject-unseen-in-training` / `object-unseen-in-training`. Flagged triples are still scored: the
+    flag only says how far to trust it.
     """
 
     def __init__(self, hierarchy: Hierarchy, training_nouns: Sequence[str] | None = None) -> None:
@@ -21,11 +28,21 @@ class CoverageFlags:
     def flags(self, triple: Triple) -> list[str]:
         found = []
         for slot, word in (("subject", triple.subject), ("object", triple.object)):
-            if not self.hierarchy.senses(word):
+            if self.hierarchy.lemma(word) is None:
                 found.append(f"{slot}-not-in-wordnet")
             if self.training_nouns is not None and word not in self.training_nouns:
                 found.append(f"{slot}-unseen-in-training")
         return found
 
     def __call__(self, triples: Sequence[Triple]) -> dict[str, list[object]]:
-        return {"flags": [",".join(self.flags(triple)) for triple in triples]}
+        subjects = [self.hierarchy.lemma(triple.subject) for triple in triples]
+        objects = [self.hierarchy.lemma(triple.object) for triple in triples]
+        return {
+            "subject_lemma": [lemma or "" for lemma in subjects],
+            "object_lemma": [lemma or "" for lemma in objects],
+            "lemmatised": [
+                _changed(t.subject, s) or _changed(t.object, o)
+                for t, s, o in zip(triples, subjects, objects, strict=True)
+            ],
+            "flags": [",".join(self.flags(triple)) for triple in triples],
+        }

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from plausibility.evaluation.grids import score_grids
-from plausibility.lexicon.abstractions import Abstractor
-from plausibility.models.concept_max import ConceptMax
-from plausibility.models.training_lexicon import lexicon_of
+from plausibility.lexicon.abstractions import Abstraction
+from plausibility.lexicon.training_lexicon import TrainingLexicon, lexicon_of
+from plausibility.scoring.concept_max import ConceptMax
 from plausibility.scoring.protocols import TripleScorer
 from plausibility.triple import Triple
 
@@ -23,41 +23,40 @@ class Explanation:
 
     event: Triple
     probability: float
-    best: Triple
+    best: Abstraction
     best_probability: float
-    top: tuple[tuple[Triple, float], ...]
+    top: tuple[tuple[Abstraction, float], ...]
     subject_in_wordnet: bool
     object_in_wordnet: bool
 
 
-def grid_source(scorer: TripleScorer) -> tuple[TripleScorer, Abstractor]:
-    """The scorer whose grid is searched and the abstractor that lays it out (a model's own, if it has one)."""
+def grid_source(scorer: TripleScorer) -> tuple[TripleScorer, TrainingLexicon]:
+    """The scorer whose grid is searched (ConceptMax's wrapped one) and the lexicon that lays it out."""
     if isinstance(scorer, ConceptMax):
-        return scorer.scorer, scorer.abstractor
-    return scorer, lexicon_of(scorer).abstractor
+        return scorer.scorer, scorer.lexicon
+    return scorer, lexicon_of(scorer)
 
 
 def explain(scorer: TripleScorer, triples: Sequence[Triple], top: int = 3) -> list[Explanation]:
     """Score every abstraction of each event once (deduplicated across events) and rank them, input order."""
-    inner, abstractor = grid_source(scorer)
-    grids = abstractor.grids(triples)
-    scored, _ = score_grids(inner, grids)
+    inner, lexicon = grid_source(scorer)
+    scored, _ = score_grids(inner, lexicon.abstractor.grids(triples))
     explanations = []
     for scored_grid in scored:
         grid = scored_grid.grid
-        cells = grid.triples()
+        cells = grid.cells()
         probabilities = scored_grid.probabilities.ravel()
         # Stable sort on the negated values: ties go to the most general abstraction, as row-major order lists it.
         order = np.argsort(-probabilities, kind="stable")
         explanations.append(
             Explanation(
                 event=grid.event,
-                probability=float(probabilities[cells.index(grid.event)]),
+                probability=float(probabilities[-1]),  # the event is its grid's last cell
                 best=cells[order[0]],
                 best_probability=float(probabilities[order[0]]),
                 top=tuple((cells[i], float(probabilities[i])) for i in order[:top]),
-                subject_in_wordnet=grid.subject_depths[-1] > 0,
-                object_in_wordnet=grid.object_depths[-1] > 0,
+                subject_in_wordnet=grid.subjects[-1].synset is not None,
+                object_in_wordnet=grid.objects[-1].synset is not None,
             )
         )
     return explanations

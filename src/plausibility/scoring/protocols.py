@@ -1,11 +1,14 @@
 """The two contracts that keep models, baselines, language models and suites interchangeable."""
 
 from collections.abc import Sequence
-from typing import Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 import numpy as np
 
 from plausibility.triple import Triple
+
+if TYPE_CHECKING:
+    from plausibility.lexicon.abstractions import Abstraction, AbstractionGrid
 
 Reduction = Literal["sum", "mean"]
 
@@ -28,6 +31,30 @@ class TripleScorer(Protocol):
 
     def to_probability(self, scores: np.ndarray) -> np.ndarray:
         """Map scores from `score` into [0, 1], preserving their order."""
+        ...
+
+
+@runtime_checkable
+class AbstractionScorer(TripleScorer, Protocol):
+    """A TripleScorer that also reads the senses of grid cells (a net given hypernym chains as input).
+
+    Grid cells are scored through `score_abstractions`, so a cell keeps the senses of its event's chains
+    instead of being disambiguated again from its words.
+    """
+
+    def score_abstractions(self, abstractions: Sequence["Abstraction"]) -> np.ndarray:
+        """Score each abstraction; shape (len(abstractions),), float64, input order."""
+        ...
+
+
+@runtime_checkable
+class GridScorer(TripleScorer, Protocol):
+    """A TripleScorer whose score of a grid cell depends on other cells of the grid (ConceptMax)."""
+
+    def grid_scores(
+        self, grids: Sequence["AbstractionGrid"], batch_size: int = 1024, progress: bool = False
+    ) -> list[np.ndarray]:
+        """Each grid's cell scores, shape `grid.shape`, input order."""
         ...
 
 

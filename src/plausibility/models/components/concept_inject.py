@@ -12,8 +12,9 @@ from plausibility.resources import DEFAULT_ENCODER
 from plausibility.triple import Triple
 
 if TYPE_CHECKING:
+    from plausibility.lexicon.abstractions import Abstraction
     from plausibility.lexicon.hierarchy import Concept
-    from plausibility.models.training_lexicon import TrainingLexicon
+    from plausibility.lexicon.training_lexicon import TrainingLexicon
 
 # (subject chain, object chain), each root first, as `Abstractor.chains` returns them.
 Chains = tuple[Sequence["Concept"], Sequence["Concept"]]
@@ -88,6 +89,16 @@ class ConceptInjectClassifier(TripleClassifier):
         if pad_to is not None:
             raise PlausibilityError("ConceptInject pads to the longest event; its chains have no fixed length")
         return self.featurize_chains(triples, [self.lexicon.abstractor.chains(triple) for triple in triples])
+
+    def featurize_abstractions(self, abstractions: Sequence["Abstraction"]) -> dict[str, torch.Tensor]:
+        """Inputs of grid cells with the chains of their own senses: prefixes of their event's chains."""
+        if self.lexicon is None:
+            raise PlausibilityError("ConceptInject has no lexicon; attach one with `attach_lexicon` before scoring")
+        chains = self.lexicon.abstractor.sense_chains
+        return self.featurize_chains(
+            [cell.triple for cell in abstractions],
+            [(chains(cell.subject.synset), chains(cell.object.synset)) for cell in abstractions],
+        )
 
     def featurize_chains(self, triples: Sequence[Triple], chains: Sequence[Chains]) -> dict[str, torch.Tensor]:
         """Token ids, attention mask, x-positions and depths for events with explicit chains.
