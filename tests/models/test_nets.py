@@ -104,9 +104,10 @@ def test_net_scorer_batched_equals_unbatched(backbone: str) -> None:
 
 
 def test_concept_inject_reads_a_grid_cell_through_its_own_senses(roberta_backbone: str) -> None:
+    from tests.scoring.test_concept_max_grids import hand_hierarchy
+
     from plausibility.lexicon.training_lexicon import TrainingLexicon
     from plausibility.models.scorer import SenseNetScorer, net_scorer
-    from tests.scoring.test_concept_max_grids import hand_hierarchy
 
     hierarchy = hand_hierarchy()  # "animal" alone means beast.n.09; in dog's chain it is animal.n.01
     lexicon = TrainingLexicon.over(hierarchy, origin="hand-built")
