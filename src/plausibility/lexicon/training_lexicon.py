@@ -49,14 +49,19 @@ class TrainingLexicon:
         return Abstractor(self.hierarchy, wsd=self.wsd)
 
     def concepts(self) -> list["Concept"]:
-        """Every synset on the chain of any sense of a training noun, sorted by synset name."""
+        """Every synset on the chain of any sense of a training noun, sorted by synset name.
+
+        Only nouns WordNet lists as they are count (no morphological normalisation), so the inventory, and
+        with it the size of a trained ConceptInject's synset table, stays what it was when the model trained.
+        """
         if self.vocabulary is None:
             raise PlausibilityError(
                 "the synset inventory needs the training nouns; train through `plausibility fit`, which links them"
             )
+        listed = [word for word in self.vocabulary if self.hierarchy.lemma(word) == word.replace(" ", "_")]
         found = {
             concept.synset: concept
-            for word in self.vocabulary
+            for word in listed
             for sense in self.hierarchy.senses(word)
             for concept in self.hierarchy.chain(sense)
         }
