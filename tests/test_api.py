@@ -32,3 +32,15 @@ def test_non_triples_are_rejected_with_their_position(fixtures: Path) -> None:
     scorer = plausibility.load_scorer(f"ngram:{fixtures / 'ngram_triples.tsv'}")
     with pytest.raises(PlausibilityError, match=r"item 1 \(\('dog', 'bark'\)\) is not a triple"):
         scorer.score([("person", "eat", "food"), ("dog", "bark")])
+
+
+def test_a_concept_max_loaded_through_the_api_is_measured_as_concept_max(fixtures) -> None:
+    from plausibility.evaluation.datasets import load_plausibility_set
+    from plausibility.evaluation.grids import measure_consistency
+
+    scorer = plausibility.load_scorer(f"conceptmax:ngram:{fixtures / 'ngram_triples.tsv'}")
+    events = [event.triple for event in load_plausibility_set("pep3k", "test")[:20]]
+    through_api = measure_consistency(scorer, events)
+    direct = measure_consistency(scorer.scorer, events)
+    assert through_api.local_extremum_rate == direct.local_extremum_rate == 0.0
+    assert through_api.lexicon == direct.lexicon

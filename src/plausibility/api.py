@@ -2,6 +2,7 @@
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -12,6 +13,10 @@ from plausibility.scorers import DEFAULT_SCORER
 from plausibility.scorers import load_scorer as _build_scorer
 from plausibility.scoring.protocols import TripleScorer
 from plausibility.triple import Triple
+
+if TYPE_CHECKING:
+    from plausibility.lexicon.abstractions import AbstractionGrid
+    from plausibility.lexicon.training_lexicon import TrainingLexicon
 
 TripleLike = Triple | tuple[str, str, str] | Sequence[str]
 
@@ -47,6 +52,17 @@ class Scorer:
 
     def to_probability(self, scores: np.ndarray) -> np.ndarray:
         return self.scorer.to_probability(scores)
+
+    @property
+    def lexicon(self) -> "TrainingLexicon | None":
+        """The lexicon the wrapped scorer lays its grids out in, if it has its own."""
+        return getattr(self.scorer, "lexicon", None)
+
+    def grid_scores(self, grids: Sequence["AbstractionGrid"], batch_size: int = 1024, progress: bool = False) -> list:
+        """Every grid cell's score as the wrapped scorer gives it (ConceptMax: its running maximum)."""
+        from plausibility.scoring.cells import grid_scores
+
+        return grid_scores(self.scorer, grids, batch_size=batch_size, progress=progress)
 
     def probability(self, triples: Iterable[TripleLike]) -> np.ndarray:
         """Scores mapped into [0, 1] by the scorer's `probability_mapping`."""
