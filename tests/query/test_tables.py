@@ -129,3 +129,14 @@ def test_jsonl_output_keeps_full_float_precision(tmp_path: Path) -> None:
         '{"subject": "a", "verb": "b", "object": "c", "p": 2.583629503395408e-07}',
         '{"subject": "d", "verb": "e", "object": "f", "p": 4e-12}',
     ]
+
+
+def test_jsonl_output_writes_nan_as_null_and_timestamps_as_text(tmp_path: Path) -> None:
+    frame = pd.DataFrame(
+        {"subject": ["a"], "verb": ["b"], "object": ["c"], "p": [float("nan")], "t": [pd.Timestamp("2024-01-02")]}
+    )
+    with TableWriter(tmp_path / "out.jsonl") as writer:
+        writer.write(frame)
+    assert (tmp_path / "out.jsonl").read_text() == (
+        '{"subject": "a", "verb": "b", "object": "c", "p": null, "t": "2024-01-02 00:00:00"}\n'
+    )

@@ -89,7 +89,8 @@ def _delimited_records(
     first = next(checked, None)
     if first is None:
         return
-    header = [name.strip().lower() if name.strip().lower() in TRIPLE_COLUMNS else name.strip() for name in first]
+    header = [name.strip() for name in first]
+    header = [name.lower() if name.lower() in TRIPLE_COLUMNS else name for name in header]
     rows: Iterator[list[str]] = checked
     if not set(TRIPLE_COLUMNS) <= set(header):
         header = list(TRIPLE_COLUMNS)
@@ -196,11 +197,12 @@ class TableWriter:
                 self._parquet = pq.ParquetWriter(self._temporary, table.schema)
             self._parquet.write_table(table.cast(self._parquet.schema))
         elif self.format == "jsonl":
-            # json.dumps writes floats by repr (pandas' to_json rounds to 10 decimals); NaN becomes null.
+            # json.dumps writes floats by repr (pandas' to_json rounds to 10 decimals); NaN becomes null, and
+            # what JSON has no type for (a Parquet timestamp, say) its text.
             for record in rows.to_dict("records"):
-                record = {key: None if isinstance(value, float) and math.isnan(value) else value
-                          for key, value in record.items()}  # fmt: skip
-                self._text.write(json.dumps(record, ensure_ascii=False) + "\n")  # type: ignore[union-attr]
+                clean = {key: None if isinstance(value, float) and math.isnan(value) else value
+                         for key, value in record.items()}  # fmt: skip
+                self._text.write(json.dumps(clean, ensure_ascii=False, default=str) + "\n")  # type: ignore[union-attr]
         else:
             self._write_delimited(rows)
 
