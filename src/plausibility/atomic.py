@@ -46,17 +46,12 @@ def _remove(path: Path) -> None:
             path.unlink()
 
 
-def remove_stale_partials(path: Path) -> list[Path]:
-    """Remove the partials of `path` left by writers that were killed; returns what was removed."""
+def _remove_stale_partials(path: Path) -> None:
+    """Remove the partials of `path` left by writers that were killed."""
     prefix = f".{path.name}."
-    stale = [
-        candidate
-        for candidate in path.parent.iterdir()
-        if candidate.name.startswith(prefix) and candidate.name.endswith(_SUFFIX) and _is_stale(candidate, prefix)
-    ]
-    for candidate in stale:
-        _remove(candidate)
-    return stale
+    for candidate in path.parent.iterdir():
+        if candidate.name.startswith(prefix) and candidate.name.endswith(_SUFFIX) and _is_stale(candidate, prefix):
+            _remove(candidate)
 
 
 @contextmanager
@@ -67,7 +62,7 @@ def atomic_path(path: Path, folder: bool = False) -> Iterator[Path]:
     staging = path.parent / f".{path.name}.{_owner()}.{secrets.token_hex(4)}{_SUFFIX}"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        remove_stale_partials(path)
+        _remove_stale_partials(path)
         if folder:
             staging.mkdir()
         else:
