@@ -134,8 +134,8 @@ def hub_model(name: str) -> str:
 
     try:
         cached = try_to_load_from_cache(name, "config.json")
-    except ValueError:  # not even a valid hub id
-        cached = None
+    except ValueError:  # not a hub id but a missing path: transformers says so at once, without retrying
+        return name
     if isinstance(cached, str) or hub_reachable():
         return name
     raise ResourceMissingError(
