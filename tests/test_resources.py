@@ -1,5 +1,10 @@
 """The offline defaults resolve, load and compute; missing ones fail with an install hint."""
 
+import os
+import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -8,15 +13,17 @@ import torch
 from plausibility import resources
 from plausibility.errors import ResourceMissingError
 
+SRC = Path(__file__).parents[1] / "src"
+
 
 def test_cache_dir_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path))
     assert resources.cache_dir() == tmp_path
 
 
-def test_other_names_pass_through_untouched() -> None:
-    assert resources.encoder_path("roberta-base") == "roberta-base"
-    assert resources.causal_lm_path("/models/gpt2") == "/models/gpt2"
+def test_other_names_pass_through_untouched(tmp_path: Path) -> None:
+    assert resources.encoder_path(str(tmp_path)) == str(tmp_path)
+    assert resources.causal_lm_path(str(tmp_path)) == str(tmp_path)
 
 
 def test_unknown_spacy_pipeline_says_how_to_install() -> None:
@@ -58,3 +65,63 @@ def test_offline_causal_lm_gives_a_forward_pass() -> None:
 def test_offline_spacy_parses() -> None:
     doc = resources.load_spacy()("The children ate apples.")
     assert [t.lemma_ for t in doc] == ["the", "child", "eat", "apple", "."]
+
+
+def test_two_first_builds_of_a_cache_folder_both_succeed(tmp_path: Path) -> None:
+    target = tmp_path / "cache" / "built"
+    fills: list[int] = []
+
+    def fill(staging: Path) -> None:
+        fills.append(threading.get_ident())
+        time.sleep(0.5)  # long enough that the second caller arrives while the first is still building
+        (staging / "done").write_text("x\n")
+
+    results: list[Path | BaseException] = []
+
+    def build() -> None:
+        try:
+            results.append(resources.cached_folder(target, fill, lambda folder: (folder / "done").is_file()))
+        except BaseException as error:
+            results.append(error)
+
+    threads = [threading.Thread(target=build) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [target, target]
+    assert len(fills) == 1
+    assert sorted(path.name for path in target.parent.iterdir()) == [".built.lock", "built"]
+
+
+def test_two_processes_copying_wordnet_into_a_fresh_cache_both_succeed(tmp_path: Path) -> None:
+    environment = {**os.environ, "PLAUSIBILITY_CACHE": str(tmp_path / "fresh"), "PYTHONPATH": str(SRC)}
+    code = "from plausibility import resources; print(resources._nltk_data_root())"
+    processes = [
+        subprocess.Popen([sys.executable, "-c", code], env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for _ in range(2)
+    ]
+    outputs = [process.communicate(timeout=120) for process in processes]
+    assert [process.returncode for process in processes] == [0, 0], outputs
+    assert (tmp_path / "fresh" / "nltk_data" / "corpora" / "wordnet" / "lexnames").is_file()
+
+
+def test_a_hub_id_not_available_offline_fails_at_once_in_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    from huggingface_hub import constants
+
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path))
+    # Nothing listens on the discard port of this machine: the hub is unreachable, and that is known at once.
+    monkeypatch.setattr(constants, "ENDPOINT", "http://127.0.0.1:9")
+    resources.hub_reachable.cache_clear()
+    started = time.monotonic()
+    with pytest.raises(ResourceMissingError) as error:
+        resources.encoder_path("roberta-base")
+    assert time.monotonic() - started < 5
+    assert str(error.value) == (
+        "model 'roberta-base' is neither a local folder nor in the Hugging Face cache, and the hub is not "
+        "reachable; give a local model folder, or download it once where the hub is reachable "
+        "(hf download roberta-base)"
+    )
+    with pytest.raises(ResourceMissingError, match="^model 'gpt2' is neither a local folder"):
+        resources.causal_lm_path("gpt2")
+    resources.hub_reachable.cache_clear()

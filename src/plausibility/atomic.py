@@ -1,25 +1,84 @@
-"""Writing a file all at once: into a temporary sibling, renamed into place, so nothing is half-written."""
+"""Writing a file or folder all at once: built in a hidden sibling, then renamed into place.
+
+The sibling is named `.NAME.HOST-PID.RANDOM.partial`. A writer that is killed (SIGKILL, power loss) cannot
+remove its own; the next write to the same NAME removes every sibling whose process on this host is gone,
+so stale partials do not pile up. A new file or folder gets the permissions the umask gives any new one.
+"""
 
 import os
-import tempfile
+import secrets
+import shutil
+import socket
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO
 
+from plausibility.errors import OutputPathError
+
+_SUFFIX = ".partial"
+
+
+def _owner() -> str:
+    return f"{socket.gethostname()}-{os.getpid()}"
+
+
+def _is_stale(partial: Path, prefix: str) -> bool:
+    """Whether a partial's writer was on this host and has exited (a live or foreign writer's is kept)."""
+    owner, _, _token = partial.name.removeprefix(prefix).removesuffix(_SUFFIX).rpartition(".")
+    host, _, pid = owner.rpartition("-")
+    if host != socket.gethostname() or not pid.isdigit() or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # another user's process, alive
+        pass
+    return False
+
+
+def _remove(path: Path) -> None:
+    with suppress(FileNotFoundError):  # another writer may have removed it first
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+
+
+def _remove_stale_partials(path: Path) -> None:
+    """Remove the partials of `path` left by writers that were killed."""
+    prefix = f".{path.name}."
+    for candidate in path.parent.iterdir():
+        if candidate.name.startswith(prefix) and candidate.name.endswith(_SUFFIX) and _is_stale(candidate, prefix):
+            _remove(candidate)
+
 
 @contextmanager
-def atomic_path(path: Path) -> Iterator[Path]:
-    """A temporary path beside `path`, renamed onto it when the block succeeds and removed when it fails."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, staging = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(handle)
+def atomic_path(path: Path, folder: bool = False) -> Iterator[Path]:
+    """A new empty file (or folder) beside `path`, renamed onto it when the block succeeds, removed if it fails."""
+    if path.is_dir() and not folder:
+        raise OutputPathError(f"{path}: is a folder; give the path of a file to write")
+    staging = path.parent / f".{path.name}.{_owner()}.{secrets.token_hex(4)}{_SUFFIX}"
     try:
-        yield Path(staging)
-        os.replace(staging, path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _remove_stale_partials(path)
+        if folder:
+            staging.mkdir()
+        else:
+            os.close(os.open(staging, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    except OSError as error:
+        raise OutputPathError(f"{path}: cannot write there ({error.strerror}); choose a writable path") from error
+    try:
+        yield staging
     except BaseException:
-        Path(staging).unlink(missing_ok=True)
+        _remove(staging)
         raise
+    try:
+        os.replace(staging, path)
+    except OSError as error:
+        _remove(staging)
+        raise OutputPathError(f"{path}: cannot be replaced ({error.strerror}); choose another path") from error
 
 
 def atomic_write(path: Path, write: Callable[[IO], None], binary: bool = False) -> None:

@@ -18,3 +18,7 @@ class UnknownNameError(PlausibilityError):
 
     def __init__(self, kind: str, name: str, known: list[str] | tuple[str, ...]) -> None:
         super().__init__(f"unknown {kind} {name!r}; known: {', '.join(sorted(known))}")
+
+
+class OutputPathError(PlausibilityError):
+    """An output cannot be written where asked (a folder, a read-only or virtual location); the message names it."""

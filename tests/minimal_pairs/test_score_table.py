@@ -34,3 +34,17 @@ def test_bad_scores_files_fail_with_the_line(tmp_path: Path, content: str, messa
 def test_missing_scores_file(tmp_path: Path):
     with pytest.raises(DataFormatError, match=r"absent.csv: no such scores file"):
         read_scores(tmp_path / "absent.csv")
+
+
+def test_a_scores_file_that_is_not_utf8_is_one_line(tmp_path: Path):
+    path = tmp_path / "scores.csv"
+    path.write_bytes(b"id,logprob\n\xe9t\xe9,-1\n")
+    with pytest.raises(DataFormatError) as error:
+        read_scores(path)
+    assert str(error.value) == f"{path}: not UTF-8 text (byte 11); save the scores file as UTF-8"
+
+
+def test_a_scores_file_may_start_with_a_byte_order_mark(tmp_path: Path):
+    path = tmp_path / "scores.csv"
+    path.write_bytes(b"\xef\xbb\xbfid,logprob\na,-1.5\n")
+    assert read_scores(path) == {"a": -1.5}

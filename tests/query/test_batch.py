@@ -101,3 +101,64 @@ def test_cli_bad_input_is_one_line_and_exit_1(
     )
     assert main(["score", "a", "b", "c", "--model", "no-such-model"]) == 1
     assert "unknown model 'no-such-model'; known: " in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("text", "skip", "message"),
+    [
+        ("", False, "the file is empty; give a table with one subject, verb, object triple per line"),
+        ("subject\tverb\tobject\n", False, "only a header and no triples; add one subject, verb, object per line"),
+        ("a\tb\n\n", True, "none of its lines is a triple (line 1: expected 3 columns, got 2; line 2: empty line)"),
+    ],
+)
+def test_an_input_without_triples_is_an_error_and_writes_nothing(
+    tmp_path: Path, ngram_spec: str, text: str, skip: bool, message: str
+) -> None:
+    source = _table(tmp_path, text)
+    with pytest.raises(DataFormatError) as error:
+        score_table(load_scorer(ngram_spec), source, tmp_path / "out.tsv", skip_invalid=skip, progress=False)
+    assert str(error.value) == f"{source}: {message}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.tsv"]
+
+
+def test_cli_scores_a_bom_headed_table_and_a_quote_as_a_character(
+    tmp_path: Path, ngram_spec: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "b.tsv"
+    source.write_bytes(b'\xef\xbb\xbfsubject\tverb\tobject\n"person\tbreathe\tair\nchild\teat\tapple\n')
+    output = tmp_path / "o.tsv"
+    assert main(["score", "--model", ngram_spec, "--input", str(source), "--output", str(output)]) == 0
+    assert " ".join(capsys.readouterr().out.split()) == f"scored 2 triples into {output} (0 lines skipped)"
+    assert [line.split("\t")[0] for line in output.read_text().splitlines()] == ["subject", '"person', "child"]
+
+
+@pytest.mark.parametrize(
+    ("words", "message"),
+    [
+        (["", "eat", "apple"], "subject is missing or empty"),
+        (["ice cream", "eat", "apple"], "subject 'ice cream' is not a single word"),
+        (["person", "eat", " "], "object is missing or empty"),
+    ],
+)
+def test_cli_words_follow_the_same_rule_as_file_fields(
+    tmp_path: Path, ngram_spec: str, capsys: pytest.CaptureFixture[str], words: list[str], message: str
+) -> None:
+    assert main(["score", *words, "--model", ngram_spec]) == 1
+    assert capsys.readouterr().err == (
+        f"plausibility score: error: {message}; give one word (a lemma) for each of S V O\n"
+    )
+    source = _table(tmp_path, "\t".join(words) + "\n")
+    with pytest.raises(DataFormatError, match=f"line 1: {message}"):
+        score_table(load_scorer(ngram_spec), source, tmp_path / "out.tsv", progress=False)
+
+
+def test_cli_output_that_is_a_folder_is_one_line(
+    tmp_path: Path, ngram_spec: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = _table(tmp_path, "person\teat\tapple\n")
+    (tmp_path / "out.tsv").mkdir()
+    assert main(["score", "--input", str(source), "--output", str(tmp_path / "out.tsv"), "--model", ngram_spec]) == 1
+    assert capsys.readouterr().err == (
+        f"plausibility score: error: {tmp_path / 'out.tsv'}: is a folder; give the path of a file to write\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.tsv", "out.tsv"]

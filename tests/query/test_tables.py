@@ -79,3 +79,64 @@ def test_bad_inputs_fail_in_one_line(tmp_path: Path) -> None:
     (tmp_path / "binary.tsv").write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe\x00")
     with pytest.raises(DataFormatError, match="not UTF-8 text"):
         list(read_triple_chunks(tmp_path / "binary.tsv"))
+
+
+def test_a_bom_and_a_capitalised_header_are_a_header_not_a_triple(tmp_path: Path) -> None:
+    table = tmp_path / "in.tsv"
+    table.write_bytes(b"\xef\xbb\xbfID\tSubject\tVerb\tObject\n1\tperson\tbreathe\tair\n")
+    rows, invalid = _read_all(table)
+    assert invalid == []
+    assert rows.to_dict("records") == [{"subject": "person", "verb": "breathe", "object": "air", "ID": "1"}]
+    jsonl = tmp_path / "in.jsonl"
+    jsonl.write_bytes(b'\xef\xbb\xbf{"subject": "person", "verb": "breathe", "object": "air"}\n')
+    assert _read_all(jsonl)[0].to_dict("records") == [{"subject": "person", "verb": "breathe", "object": "air"}]
+
+
+def test_tsv_reads_quotes_as_characters_while_csv_keeps_quoting(tmp_path: Path) -> None:
+    tsv = tmp_path / "in.tsv"
+    tsv.write_text('subject\tverb\tobject\n"person\tbreathe\tair\nchild\teat\tapple\n')
+    rows, invalid = _read_all(tsv)
+    assert invalid == []
+    assert rows.values.tolist() == [['"person', "breathe", "air"], ["child", "eat", "apple"]]
+    csv_file = tmp_path / "in.csv"
+    csv_file.write_text('subject,verb,object,note\nperson,breathe,air,"a, b"\n')
+    assert _read_all(csv_file)[0]["note"].tolist() == ["a, b"]
+
+
+def test_tsv_output_keeps_quotes_as_written(tmp_path: Path) -> None:
+    frame = pd.DataFrame({"subject": ['"person'], "verb": ["breathe"], "object": ["air"]})
+    with TableWriter(tmp_path / "out.tsv") as writer:
+        writer.write(frame)
+    assert (tmp_path / "out.tsv").read_text() == 'subject\tverb\tobject\n"person\tbreathe\tair\n'
+
+
+def test_a_huge_field_is_one_line_error_naming_the_line(tmp_path: Path) -> None:
+    table = tmp_path / "in.csv"
+    table.write_text("person,breathe,air\n" + "x" * 5_000_000 + ",eat,apple\n")
+    with pytest.raises(DataFormatError) as error:
+        _read_all(table)
+    assert str(error.value) == f"{table} line 2: a field is longer than 131072 characters; is this a table of triples?"
+
+
+def test_jsonl_output_keeps_full_float_precision(tmp_path: Path) -> None:
+    frame = pd.DataFrame(
+        {"subject": ["a", "d"], "verb": ["b", "e"], "object": ["c", "f"], "p": [2.583629503395408e-07, 4e-12]}
+    )
+    with TableWriter(tmp_path / "out.jsonl") as writer:
+        writer.write(frame)
+    lines = (tmp_path / "out.jsonl").read_text().splitlines()
+    assert lines == [
+        '{"subject": "a", "verb": "b", "object": "c", "p": 2.583629503395408e-07}',
+        '{"subject": "d", "verb": "e", "object": "f", "p": 4e-12}',
+    ]
+
+
+def test_jsonl_output_writes_nan_as_null_and_timestamps_as_text(tmp_path: Path) -> None:
+    frame = pd.DataFrame(
+        {"subject": ["a"], "verb": ["b"], "object": ["c"], "p": [float("nan")], "t": [pd.Timestamp("2024-01-02")]}
+    )
+    with TableWriter(tmp_path / "out.jsonl") as writer:
+        writer.write(frame)
+    assert (tmp_path / "out.jsonl").read_text() == (
+        '{"subject": "a", "verb": "b", "object": "c", "p": null, "t": "2024-01-02 00:00:00"}\n'
+    )

@@ -1,7 +1,6 @@
 """`plausibility pairs`: score a language model (or precomputed scores) on a minimal-pair suite."""
 
 import argparse
-import hashlib
 import sys
 from importlib.metadata import version
 from pathlib import Path
@@ -9,6 +8,7 @@ from pathlib import Path
 from rich.console import Console
 
 from plausibility import __version__
+from plausibility.corpus.readers import file_sha256
 from plausibility.errors import PlausibilityError
 from plausibility.minimal_pairs.config import available_suites, load_suite
 from plausibility.minimal_pairs.registry import METRICS
@@ -58,23 +58,40 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.set_defaults(run=run)
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as stream:
-        for block in iter(lambda: stream.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+def _check_device(device: str | None) -> None:
+    """A device this machine has: torch would otherwise fail only after loading the model, in a traceback."""
+    if device is None:
+        return
+    import torch
+
+    try:
+        parsed = torch.device(device)
+    except RuntimeError:
+        raise PlausibilityError(f"--device {device}: not a torch device; use cpu, cuda, cuda:N or mps") from None
+    if parsed.type == "cuda":
+        count = torch.cuda.device_count()
+        if count == 0:
+            raise PlausibilityError(
+                f"--device {device}: no CUDA GPU is visible on this machine; use --device cpu (or leave it out)"
+            )
+        if (parsed.index or 0) >= count:
+            raise PlausibilityError(
+                f"--device {device}: this machine has {count} CUDA GPU(s), cuda:0 to cuda:{count - 1}"
+            )
+    if parsed.type == "mps" and not torch.backends.mps.is_available():
+        raise PlausibilityError(f"--device {device}: MPS is not available on this machine; use --device cpu")
 
 
 def run(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         raise PlausibilityError(f"--limit must be a positive number of items, got {args.limit}")
+    _check_device(args.device)
     suite = load_suite(args.suite, args.experiment, args.metric, args.data)
     provenance: dict[str, object] = {
         "plausibility_version": __version__,
         "packages": {name: version(name) for name in ("numpy", "scipy", "torch", "transformers")},
         "data": str(suite.data),
-        "data_sha256": _sha256(suite.data) if suite.data and suite.data.is_file() else None,
+        "data_sha256": file_sha256(suite.data) if suite.data and suite.data.is_file() else None,
         "limit": args.limit,
         "seed": args.seed,
     }

@@ -24,11 +24,16 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         help="score the plausibility of a triple or a file of triples",
         description="Score `S V O` (lemmas), or every triple of --input (TSV, CSV, JSONL or Parquet with "
         "subject, verb, object columns; extra columns are kept) into --output. Words absent from WordNet "
-        "(or unseen in a model's training) are scored and flagged.",
+        "(or unseen in a model's training) are scored and flagged. Each word is one lemma, on the command "
+        "line as in files: a multiword noun (ice cream) is rejected. The header is optional and matched in "
+        "any case; a UTF-8 byte-order mark is ignored. TSV has no quoting (a \" is a character); CSV has "
+        "standard quoting.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("words", nargs="*", metavar="S V O", help="subject, verb and object of one event")
+    parser.add_argument(
+        "words", nargs="*", metavar="S V O", help="subject, verb and object of one event: one lemma each, as in files"
+    )
     parser.add_argument("--model", default=DEFAULT_SCORER, help=f"scorer SPEC (default: {DEFAULT_SCORER})")
     parser.add_argument(
         "--explain",
@@ -44,12 +49,16 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def _check(args: argparse.Namespace) -> None:
+    from plausibility.query.tables import TRIPLE_COLUMNS, triple_problem
+
     if args.input is None and len(args.words) != 3:
         raise PlausibilityError(f"give three words S V O (got {len(args.words)}), or --input FILE --output FILE")
     if args.input is not None and (args.words or args.output is None):
         raise PlausibilityError("with --input give --output FILE and no S V O words")
     if args.batch_size < 1 or args.top < 1:
         raise PlausibilityError("--batch-size and --top must be at least 1")
+    if args.input is None and (problem := triple_problem(dict(zip(TRIPLE_COLUMNS, args.words, strict=True)))):
+        raise PlausibilityError(f"{problem}; give one word (a lemma) for each of S V O")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -74,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{args.input}:{line.line}: skipped: {line.reason}", file=sys.stderr)
         console.print(f"scored {result.rows} triples into {result.output} ({len(result.skipped)} lines skipped)")
         return 0
-    triple = Triple(*(word.lower() for word in args.words))
+    triple = Triple(*(word.strip().lower() for word in args.words))
     scores = score_triples(scorer, [triple]).assign(**flags([triple]))
     table = Table(title=f"plausibility ({args.model}; probability = {scorer.probability_mapping})")
     for column in scores.columns:

@@ -41,12 +41,10 @@ def _stem(path: Path) -> str:
     return name
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
+def file_sha256(path: Path) -> str:
+    """The hex SHA-256 of a file's bytes: the fingerprint manifests record for every input."""
     with path.open("rb") as stream:
-        while chunk := stream.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
+        return hashlib.file_digest(stream, "sha256").hexdigest()
 
 
 def _head(path: Path) -> str:
@@ -80,7 +78,7 @@ def inspect_source(path: Path, jsonl_field: str = "text") -> Source:
         corpus_format = "wikiextractor"
     else:
         corpus_format = "text"
-    return Source(path=path, format=corpus_format, sha256=_sha256(path), jsonl_field=jsonl_field)
+    return Source(path=path, format=corpus_format, sha256=file_sha256(path), jsonl_field=jsonl_field)
 
 
 def _lines(source: Source) -> Iterator[tuple[int, str]]:

@@ -28,15 +28,34 @@ class BatchResult:
     skipped: list[InvalidLine]
 
 
-def _describe(path: Path, invalid: list[InvalidLine]) -> str:
+def _listing(invalid: list[InvalidLine]) -> str:
     shown = "; ".join(f"line {line.line}: {line.reason}" for line in invalid[:_SHOWN_INVALID])
     more = f" (and {len(invalid) - _SHOWN_INVALID} more)" if len(invalid) > _SHOWN_INVALID else ""
-    return f"{path}: {len(invalid)} lines are not triples: {shown}{more}"
+    return shown + more
+
+
+def _describe(path: Path, invalid: list[InvalidLine]) -> str:
+    return f"{path}: {len(invalid)} lines are not triples: {_listing(invalid)}"
 
 
 def find_invalid_lines(path: Path) -> list[InvalidLine]:
-    """Every row of a triple table that is not a triple (one cheap streaming pass, no scoring)."""
-    return [line for chunk in read_triple_chunks(path) for line in chunk.invalid]
+    """Every row of a triple table that is not a triple (one cheap streaming pass, no scoring).
+
+    A table with no triple at all is an error: empty, only a header, or (with every line invalid) nothing
+    that could be scored.
+    """
+    valid = 0
+    invalid: list[InvalidLine] = []
+    for chunk in read_triple_chunks(path):
+        valid += len(chunk.rows)
+        invalid.extend(chunk.invalid)
+    if valid:
+        return invalid
+    if invalid:
+        raise DataFormatError(f"{path}: none of its lines is a triple ({_listing(invalid)})")
+    if path.stat().st_size == 0:
+        raise DataFormatError(f"{path}: the file is empty; give a table with one subject, verb, object triple per line")
+    raise DataFormatError(f"{path}: only a header and no triples; add one subject, verb, object per line")
 
 
 def score_table(

@@ -3,8 +3,7 @@
 import csv
 import itertools
 import json
-import os
-import tempfile
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +14,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from plausibility.atomic import atomic_path
 from plausibility.errors import DataFormatError, ResourceMissingError
 
 TableFormat = Literal["tsv", "csv", "jsonl", "parquet"]
@@ -48,8 +48,12 @@ def table_format(path: Path) -> TableFormat:
     return _SUFFIXES[suffix]
 
 
-def _problem(record: Record) -> str | None:
-    """Why a record's subject, verb and object are not three single words, or None when they are."""
+def triple_problem(record: Record) -> str | None:
+    """Why a record's subject, verb and object are not three single words, or None when they are.
+
+    The one rule for a file's fields and the command line's words: each is one lemma, so a multiword noun
+    ("ice cream") is rejected on both paths alike.
+    """
     for name in TRIPLE_COLUMNS:
         value = record.get(name)
         if not isinstance(value, str) or not value.strip():
@@ -59,17 +63,38 @@ def _problem(record: Record) -> str | None:
     return None
 
 
-def _delimited_records(handle: TextIO, delimiter: str) -> Iterator[tuple[int, Record | None, str | None]]:
-    """Rows of a TSV/CSV; a header naming subject, verb and object is optional (without one: 3 columns)."""
-    reader = csv.reader(handle, delimiter=delimiter)
-    first = next(reader, None)
+def _checked_rows(reader: "csv._reader", path: Path) -> Iterator[list[str]]:
+    """The reader's rows, its errors (a field over the size limit, say) turned into one line naming the line."""
+    while True:
+        try:
+            yield next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            problem = str(error)
+            if "field limit" in problem:
+                problem = f"a field is longer than {csv.field_size_limit()} characters; is this a table of triples?"
+            raise DataFormatError(f"{path} line {reader.line_num}: {problem}") from error
+
+
+def _delimited_records(
+    handle: TextIO, fmt: TableFormat, path: Path
+) -> Iterator[tuple[int, Record | None, str | None]]:
+    """Rows of a TSV/CSV; a header naming subject, verb and object (any case) is optional (without: 3 columns).
+
+    CSV follows RFC 4180 quoting. TSV has no quoting (IANA's text/tab-separated-values): a `"` is a character.
+    """
+    reader = csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE) if fmt == "tsv" else csv.reader(handle)
+    checked = _checked_rows(reader, path)
+    first = next(checked, None)
     if first is None:
         return
     header = [name.strip() for name in first]
-    rows: Iterator[list[str]] = reader
+    header = [name.lower() if name.lower() in TRIPLE_COLUMNS else name for name in header]
+    rows: Iterator[list[str]] = checked
     if not set(TRIPLE_COLUMNS) <= set(header):
         header = list(TRIPLE_COLUMNS)
-        rows = itertools.chain([first], reader)
+        rows = itertools.chain([first], checked)
     for values in rows:
         if not any(value.strip() for value in values):
             yield reader.line_num, None, "empty line"
@@ -103,11 +128,9 @@ def _records(path: Path, fmt: TableFormat) -> Iterator[tuple[int, Record | None,
             for record in batch.to_pylist():
                 yield next(numbers), record, None
         return
-    with path.open(encoding="utf-8", newline="") as handle:
-        if fmt == "jsonl":
-            yield from _jsonl_records(handle)
-        else:
-            yield from _delimited_records(handle, "\t" if fmt == "tsv" else ",")
+    # utf-8-sig drops the byte-order mark some editors write first, which would otherwise join the header.
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        yield from _jsonl_records(handle) if fmt == "jsonl" else _delimited_records(handle, fmt, path)
 
 
 def read_triple_chunks(path: Path, chunk_size: int = 4096) -> Iterator[TripleChunk]:
@@ -125,7 +148,7 @@ def read_triple_chunks(path: Path, chunk_size: int = 4096) -> Iterator[TripleChu
             valid: list[Record] = []
             invalid: list[InvalidLine] = []
             for number, record, reason in block:
-                reason = reason or _problem(record)  # type: ignore[arg-type]
+                reason = reason or triple_problem(record)  # type: ignore[arg-type]
                 if reason is not None:
                     invalid.append(InvalidLine(number, reason))
                     continue
@@ -146,11 +169,12 @@ def _columns(records: list[Record]) -> list[str]:
 
 
 class TableWriter:
-    """Writes chunks to a temporary file beside `path` and renames it into place only on success."""
+    """Writes chunks to a hidden partial file beside `path` (`atomic_path`), renamed into place only on success."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.format = table_format(path)
+        self._atomic = atomic_path(path)
         self._temporary: Path | None = None
         self._parquet: pq.ParquetWriter | None = None
         self._text: TextIO | None = None
@@ -158,10 +182,7 @@ class TableWriter:
         self._columns: list[str] = []
 
     def __enter__(self) -> "TableWriter":
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        descriptor, name = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".partial")
-        os.close(descriptor)
-        self._temporary = Path(name)
+        self._temporary = self._atomic.__enter__()
         if self.format != "parquet":
             self._text = self._temporary.open("w", encoding="utf-8", newline="")
         return self
@@ -176,23 +197,41 @@ class TableWriter:
                 self._parquet = pq.ParquetWriter(self._temporary, table.schema)
             self._parquet.write_table(table.cast(self._parquet.schema))
         elif self.format == "jsonl":
-            rows.to_json(self._text, orient="records", lines=True, force_ascii=False)
+            # json.dumps writes floats by repr (pandas' to_json rounds to 10 decimals); NaN becomes null, and
+            # what JSON has no type for (a Parquet timestamp, say) its text.
+            for record in rows.to_dict("records"):
+                clean = {key: None if isinstance(value, float) and math.isnan(value) else value
+                         for key, value in record.items()}  # fmt: skip
+                self._text.write(json.dumps(clean, ensure_ascii=False, default=str) + "\n")  # type: ignore[union-attr]
         else:
-            rows.to_csv(
-                self._text, sep="\t" if self.format == "tsv" else ",", index=False, header=not self._header_written
-            )
-            self._header_written = True
+            self._write_delimited(rows)
+
+    def _write_delimited(self, rows: pd.DataFrame) -> None:
+        options = {"sep": ",", "quoting": csv.QUOTE_MINIMAL}
+        if self.format == "tsv":
+            # TSV is read without quoting, so it is written without: a `"` stays a character both ways.
+            options = {"sep": "\t", "quoting": csv.QUOTE_NONE}
+        try:
+            rows.to_csv(self._text, index=False, header=not self._header_written, **options)
+        except csv.Error as error:
+            raise DataFormatError(
+                f"{self.path}: a value holds a tab or line break, which TSV cannot hold; write .csv, .jsonl or "
+                ".parquet instead"
+            ) from error
+        self._header_written = True
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
     ) -> None:
-        if self._parquet is None and self.format == "parquet" and kind is None:
-            pq.write_table(pa.table({name: pa.array([], pa.string()) for name in self._columns}), self._temporary)
-        if self._parquet is not None:
-            self._parquet.close()
-        if self._text is not None:
-            self._text.close()
-        if kind is None:
-            os.replace(self._temporary, self.path)  # type: ignore[arg-type]
-        else:
-            self._temporary.unlink(missing_ok=True)  # type: ignore[union-attr]
+        try:
+            if self._parquet is None and self.format == "parquet" and kind is None:
+                pq.write_table(pa.table({name: pa.array([], pa.string()) for name in self._columns}), self._temporary)
+            if self._parquet is not None:
+                self._parquet.close()
+            if self._text is not None:
+                self._text.close()
+        except BaseException as failure:
+            self._atomic.__exit__(type(failure), failure, failure.__traceback__)
+            raise
+        # Renames the partial into place after a clean block; removes it after an error.
+        self._atomic.__exit__(kind, error, traceback)

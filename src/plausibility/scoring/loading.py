@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Literal, get_args
 import torch
 
 from plausibility.errors import DataFormatError, ResourceMissingError, UnknownNameError
-from plausibility.resources import DEFAULT_CAUSAL_LM, load_causal_lm
+from plausibility.resources import DEFAULT_CAUSAL_LM, hub_model, load_causal_lm
 from plausibility.scoring.tokens import require_fast
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def guess_kind(name: str) -> LMKind:
     )
 
     try:
-        config = AutoConfig.from_pretrained(name)
+        config = AutoConfig.from_pretrained(hub_model(name))
     except (OSError, ValueError) as error:
         raise _missing(name, error) from error
     for architecture in config.architectures or ():
@@ -58,7 +58,8 @@ def load_lm(name: str, kind: LMKind) -> tuple["PreTrainedTokenizerBase", "PreTra
             return load_causal_lm(name)
         from transformers import AutoModelForMaskedLM, AutoTokenizer
 
-        return AutoTokenizer.from_pretrained(name), AutoModelForMaskedLM.from_pretrained(name).eval()
+        path = hub_model(name)
+        return AutoTokenizer.from_pretrained(path), AutoModelForMaskedLM.from_pretrained(path).eval()
     except (OSError, ValueError) as error:
         raise _missing(name, error) from error
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from plausibility.atomic import atomic_write
+from plausibility.corpus.readers import file_sha256
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.resources import cache_dir
 from plausibility.scoring.protocols import LanguageModelScorer
@@ -23,14 +24,6 @@ _LINES_PER_BATCH = 4096
 
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
-
-
-def _file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as stream:
-        for block in iter(lambda: stream.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()[:16]
 
 
 def count_tokens(tokenizer: "PreTrainedTokenizerBase", corpus: Path) -> np.ndarray:
@@ -82,7 +75,7 @@ class UnigramTable:
         if not corpus.is_file():
             raise ResourceMissingError(f"{corpus}: no such corpus file; give a UTF-8 text file, one document a line")
         vocabulary = tokenizer.backend_tokenizer.to_str() if tokenizer.is_fast else repr(sorted(tokenizer.get_vocab()))
-        cached = cache_dir() / "unigrams" / f"{_sha256(vocabulary.encode())}-{_file_sha256(corpus)}.npy"
+        cached = cache_dir() / "unigrams" / f"{_sha256(vocabulary.encode())}-{file_sha256(corpus)[:16]}.npy"
         if cached.is_file():
             return cls(tokenizer, np.load(cached), smoothing)
         counts = count_tokens(tokenizer, corpus)
