@@ -44,3 +44,11 @@ def test_a_concept_max_loaded_through_the_api_is_measured_as_concept_max(fixture
     direct = measure_consistency(scorer.scorer, events)
     assert through_api.local_extremum_rate == direct.local_extremum_rate == 0.0
     assert through_api.lexicon == direct.lexicon
+
+
+def test_the_api_follows_the_one_word_rule_of_files_and_the_command_line(fixtures: Path) -> None:
+    scorer = plausibility.load_scorer(f"ngram:{fixtures / 'ngram_triples.tsv'}")
+    with pytest.raises(PlausibilityError, match=r"item 0 .*: subject 'ice cream' is not a single word"):
+        scorer.score([("ice cream", "melt", "sun")])
+    with pytest.raises(PlausibilityError, match=r"item 0 .*: object is missing or empty"):
+        scorer.score([("dog", "eat", " ")])

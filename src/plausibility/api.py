@@ -6,9 +6,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from plausibility.corpus.tables import TRIPLE_COLUMNS
 from plausibility.errors import PlausibilityError
 from plausibility.query.batch import BatchResult, score_table
 from plausibility.query.explain import Explanation, explain
+from plausibility.query.tables import triple_problem
 from plausibility.scorers import DEFAULT_SCORER
 from plausibility.scorers import load_scorer as _build_scorer
 from plausibility.scoring.protocols import TripleScorer
@@ -29,8 +31,11 @@ def as_triples(triples: Iterable[TripleLike]) -> list[Triple]:
             converted.append(item)
             continue
         words = list(item) if not isinstance(item, str) else item.split()
-        if len(words) != 3 or not all(isinstance(w, str) and w.strip() for w in words):
+        if len(words) != 3 or not all(isinstance(w, str) for w in words):
             raise PlausibilityError(f"item {index} ({item!r}) is not a triple; give (subject, verb, object) words")
+        problem = triple_problem(dict(zip(TRIPLE_COLUMNS, words, strict=True)))
+        if problem:  # the rule files and the command line follow: one lemma per slot
+            raise PlausibilityError(f"item {index} ({item!r}): {problem}; give one word (a lemma) for each of S V O")
         converted.append(Triple(*(w.strip().lower() for w in words)))
     return converted
 

@@ -68,7 +68,7 @@ def test_table_round_trip_and_warm_load(full_hierarchy, tmp_path):
     copy = read_table(path)
     assert copy.synsets == full_hierarchy.table.synsets
     assert (copy.parents == full_hierarchy.table.parents).all()
-    assert not list(tmp_path.glob(".*.tmp"))
+    assert not list(tmp_path.glob(".*.partial"))
     assert table_path().is_file()
     start = time.perf_counter()
     Hierarchy.load()

@@ -15,10 +15,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from plausibility.atomic import atomic_path
+from plausibility.corpus.tables import TRIPLE_COLUMNS
 from plausibility.errors import DataFormatError, ResourceMissingError
 
 TableFormat = Literal["tsv", "csv", "jsonl", "parquet"]
-TRIPLE_COLUMNS = ("subject", "verb", "object")
 _SUFFIXES: dict[str, TableFormat] = {".tsv": "tsv", ".csv": "csv", ".jsonl": "jsonl", ".parquet": "parquet"}
 
 Record = dict[str, object]
