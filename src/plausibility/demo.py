@@ -97,7 +97,6 @@ def _lieder_markdown(rows: Sequence[ComparisonResult]) -> str:
 
 def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> DemoResult:
     """Train, evaluate (AUC, CCΔ / LER), explain the example queries, run LIEDER base; write `report.md`."""
-    from plausibility.cli.train import run_lightning
     from plausibility.evaluation.datasets import DATASETS
     from plausibility.evaluation.grids import score_grids
     from plausibility.evaluation.heatmap import save_heatmap
@@ -114,6 +113,7 @@ def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> Demo
     from plausibility.minimal_pairs.config import load_suite
     from plausibility.minimal_pairs.reports import write_report as write_suite_report
     from plausibility.minimal_pairs.suites import run_suite
+    from plausibility.models.training import run_lightning
     from plausibility.query.explain import explain, grid_source
     from plausibility.scorers import load_scorer
     from plausibility.scoring import load_lm_scorer

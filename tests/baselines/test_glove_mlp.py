@@ -8,10 +8,10 @@ import torch
 import torch.nn.functional as F
 
 from plausibility.baselines.glove_mlp import UNKNOWN, GloveMlpNet, load_glove_mlp, pair_vocabulary
-from plausibility.cli.train import TrainingCLI
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.models.datamodule import PairsDataModule
 from plausibility.models.system import PlausibilityModule
+from plausibility.models.training import TrainingCLI
 from plausibility.resources import load_glove
 from plausibility.scorers import load_scorer
 from plausibility.triple import Triple

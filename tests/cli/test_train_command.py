@@ -100,3 +100,11 @@ def test_a_backbone_not_available_offline_is_one_line(
     assert _error(capsys).startswith(
         "plausibility fit: error: model 'roberta-base' is neither a local folder nor in the Hugging Face cache"
     )
+
+
+def test_fit_help_is_a_short_form_with_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fit", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: plausibility fit --config CONFIG")
+    assert "plausibility fit --config configs/models/concept_max.yaml" in out
+    assert "plausibility fit --help-all" in out and len(out.splitlines()) < 30

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from plausibility.cli import main
-from plausibility.cli.train import TrainingCLI
 from plausibility.evaluation.datasets import load_plausibility_set
 from plausibility.evaluation.metrics import roc_auc
 from plausibility.models.checkpoint import load_checkpoint_scorer
 from plausibility.models.datamodule import PairsDataModule
 from plausibility.models.system import PlausibilityModule
+from plausibility.models.training import TrainingCLI
 
 CONFIGS = Path(__file__).parents[2] / "configs" / "models"
 

@@ -11,10 +11,10 @@ import torch
 import yaml
 
 from plausibility.cli import main
-from plausibility.cli.train import TrainingCLI
 from plausibility.models.checkpoint import load_checkpoint_scorer
 from plausibility.models.datamodule import PairsDataModule
 from plausibility.models.system import PlausibilityModule
+from plausibility.models.training import TrainingCLI
 from plausibility.triple import Triple
 
 CONFIGS = Path(__file__).parents[2] / "configs" / "models"

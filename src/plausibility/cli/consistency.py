@@ -4,18 +4,15 @@ import argparse
 import json
 import re
 from pathlib import Path
-
-from rich.console import Console
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from plausibility.atomic import atomic_write_text
 from plausibility.cli.arguments import positive_int
 from plausibility.evaluation.datasets import DATASETS, SPLITS, load_plausibility_set
-from plausibility.evaluation.grids import ConsistencyResult, ScoredGrid, measure_consistency
-from plausibility.evaluation.heatmap import save_heatmap
-from plausibility.lexicon.training_lexicon import lexicon_of
 from plausibility.lexicon.wsd import WSD_METHODS
-from plausibility.scorers import load_scorer
+
+if TYPE_CHECKING:
+    from plausibility.evaluation.grids import ConsistencyResult, ScoredGrid
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -45,11 +42,11 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.set_defaults(run=run)
 
 
-def _slug(grid: ScoredGrid) -> str:
+def _slug(grid: "ScoredGrid") -> str:
     return re.sub(r"[^a-z0-9]+", "-", str(grid.grid.event).lower()).strip("-")
 
 
-def _ranked(result: ConsistencyResult) -> list[int]:
+def _ranked(result: "ConsistencyResult") -> list[int]:
     """Events with at least one window, most consistent first (CCΔ, then LER; more windows first on ties)."""
     measured = [i for i, grid in enumerate(result.grids) if grid.concavity_delta is not None]
     return sorted(
@@ -67,6 +64,14 @@ def _write_json(path: Path, content: dict[str, object]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from plausibility.evaluation.grids import measure_consistency
+    from plausibility.evaluation.heatmap import save_heatmap
+    from plausibility.lexicon.training_lexicon import lexicon_of
+    from plausibility.scorers import load_scorer
+
     scorer = load_scorer(args.model)
     events = load_plausibility_set(args.dataset, args.split)[: args.limit]
     lexicon = lexicon_of(scorer, wsd=args.wsd, min_depth=args.min_depth)

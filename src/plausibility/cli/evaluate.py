@@ -3,13 +3,8 @@
 import argparse
 from pathlib import Path
 
-from rich.console import Console
-from rich.table import Table
-
 from plausibility.errors import UnknownNameError
-from plausibility.evaluation.auc import evaluate_auc, write_metrics, write_scores
 from plausibility.evaluation.datasets import DATASETS, SPLITS
-from plausibility.scorers import load_scorer
 
 
 def _choices(kind: str, known: tuple[str, ...]) -> "argparse._ActionType":
@@ -42,6 +37,12 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from plausibility.evaluation.auc import evaluate_auc, write_metrics, write_scores
+    from plausibility.scorers import load_scorer
+
     scorer = load_scorer(args.model)
     results = evaluate_auc(scorer, args.datasets, args.splits)
     about = {"model": args.model, "probability": scorer.probability_mapping}

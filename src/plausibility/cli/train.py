@@ -1,20 +1,6 @@
 """`plausibility fit|validate|test`: LightningCLI over the plausibility system and the pairs data."""
 
 import argparse
-import warnings
-from collections.abc import Sequence
-from pathlib import Path
-
-import pyarrow as pa
-import pyarrow.parquet as pq
-import torch
-from jsonargparse import ArgumentError
-from lightning.fabric.utilities.exceptions import MisconfigurationException
-from lightning.pytorch.cli import LightningArgumentParser, LightningCLI
-
-from plausibility.errors import DataFormatError, PlausibilityError, ResourceMissingError
-from plausibility.models.datamodule import PairsDataModule, resolve_data_path
-from plausibility.models.system import PlausibilityModule
 
 SUBCOMMANDS = {
     "fit": "train a plausibility model from a config (LightningCLI)",
@@ -22,79 +8,36 @@ SUBCOMMANDS = {
     "test": "AUC of a model on the test halves of Pep-3k and 20Q (LightningCLI)",
 }
 
+SHORT_HELP = """usage: plausibility {stage} --config CONFIG [--section.option=VALUE ...] [--ckpt_path CKPT]
 
-# What Lightning takes for `ckpt_path` besides a file.
-_CHECKPOINT_WORDS = ("last", "best", "hpc", "registry")
+{summary}.
 
+examples:
+  plausibility {stage} --config configs/models/concept_max.yaml
+  plausibility {stage} --config configs/models/roberta.yaml --trainer.max_steps=200 --model.optimizer.init_args.lr=2e-5
+  plausibility {stage} --config configs/models/concept_max.yaml --ckpt_path runs/concept_max/checkpoints/last.ckpt
 
-def _check_checkpoint(ckpt_path: str | None) -> None:
-    if ckpt_path is None or ckpt_path in _CHECKPOINT_WORDS or "://" in ckpt_path or Path(ckpt_path).is_file():
-        return
-    raise ResourceMissingError(
-        f"--ckpt_path {ckpt_path}: no such checkpoint; give the .ckpt of an earlier run "
-        "(e.g. runs/<model>/checkpoints/last.ckpt), or last or best"
-    )
+common options:
+  --config CONFIG         a YAML config (configs/models/*.yaml; *-paper.yaml hold the thesis's settings)
+  --model.OPTION=VALUE    the system and its net (e.g. --model.abstractions=3, --model.net.init_args.backbone=ID)
+  --data.OPTION=VALUE     the pairs and batches (e.g. --data.pairs=pairs.parquet, --data.batch_size=32)
+  --trainer.OPTION=VALUE  Lightning's Trainer (e.g. --trainer.max_steps=400, --trainer.accelerator=cpu)
+  --ckpt_path CKPT        resume from (fit) or evaluate (validate, test) a checkpoint
+  --print_config          print the resolved config and exit
 
-
-def _check_pairs(pairs: str) -> None:
-    path = resolve_data_path(pairs)
-    try:
-        pq.read_schema(path)
-    except (pa.ArrowInvalid, OSError) as error:
-        raise DataFormatError(
-            f"{path}: not a Parquet file; give --data.pairs the pairs.parquet that `plausibility negatives FOLDER` "
-            "writes"
-        ) from error
+Every option, from the classes' signatures: plausibility {stage} --help-all
+"""
 
 
-def _check_accelerator(accelerator: object) -> None:
-    if accelerator in ("gpu", "cuda") and not torch.cuda.is_available():
-        raise PlausibilityError(
-            f"--trainer.accelerator {accelerator}: no CUDA GPU is visible on this machine; use "
-            "--trainer.accelerator=cpu (or auto)"
-        )
+def _run(subcommand: str, args: argparse.Namespace) -> int:
+    if args.arguments in (["--help"], ["-h"]):
+        print(SHORT_HELP.format(stage=subcommand, summary=SUBCOMMANDS[subcommand][: -len(" (LightningCLI)")]))
+        return 0
+    arguments = ["--help" if argument == "--help-all" else argument for argument in args.arguments]
+    # Lightning is imported only when training runs: it takes seconds, and no `--help` needs it.
+    from plausibility.models.training import run_lightning
 
-
-class TrainingCLI(LightningCLI):
-    """LightningCLI that hands the training nouns from the data to the model once the data is built."""
-
-    def add_arguments_to_parser(self, parser: LightningArgumentParser) -> None:
-        parser.link_arguments("data.vocabulary", "model.vocabulary", apply_on="instantiate")
-
-    def before_instantiate_classes(self) -> None:
-        """Check what Lightning would find only after building the model, or report as a traceback."""
-        config = self.config[self.subcommand] if self.subcommand else self.config
-        _check_checkpoint(config.get("ckpt_path"))
-        _check_pairs(config.data.pairs)
-        if net_pairs := (config.model.net.get("init_args") or {}).get("pairs"):  # GloveMlpNet reads them too
-            _check_pairs(net_pairs)
-        _check_accelerator(config.trainer.accelerator)
-
-
-def _one_line(message: str) -> str:
-    return " ".join(line.strip() for line in message.splitlines() if line.strip())
-
-
-def run_lightning(subcommand: str, arguments: Sequence[str]) -> int:
-    """Run one LightningCLI subcommand with its own arguments (`--config`, `--trainer.*`, `--ckpt_path`)."""
-    # The arguments are the command line's own, handed on after the subcommand was read from it.
-    warnings.filterwarnings("ignore", message="LightningCLI's args parameter is intended")
-    # Errors are raised, not printed after a page of usage: main() prints them as one line (usage: --help).
-    raising = {"exit_on_error": False, "allow_abbrev": False}
-    try:
-        TrainingCLI(
-            PlausibilityModule,
-            PairsDataModule,
-            args=[subcommand, *arguments],
-            save_config_kwargs={"overwrite": True},
-            seed_everything_default=0,
-            parser_kwargs={**raising, **{name: raising for name in SUBCOMMANDS}},
-        )
-    except ArgumentError as error:
-        raise PlausibilityError(f"{_one_line(str(error))} (the options: plausibility {subcommand} --help)") from error
-    except MisconfigurationException as error:
-        raise PlausibilityError(f"{_one_line(str(error))}; check the --trainer options") from error
-    return 0
+    return run_lightning(subcommand, arguments)
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -102,4 +45,4 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         # LightningCLI parses its own options: `+` as the only prefix makes argparse pass every `--x` through.
         parser = subparsers.add_parser(subcommand, help=summary, add_help=False, prefix_chars="+")
         parser.add_argument("arguments", nargs="*")
-        parser.set_defaults(run=lambda args, subcommand=subcommand: run_lightning(subcommand, args.arguments))
+        parser.set_defaults(run=lambda args, subcommand=subcommand: _run(subcommand, args))

@@ -14,7 +14,6 @@ scorer's estimates span [0, 1] alike. LER compares neighbours only, so it is sca
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.stats import rankdata
 
 CONCAVITY_DELTA_HIGHER_IS_BETTER = False
 LOCAL_EXTREMUM_RATE_HIGHER_IS_BETTER = False
@@ -79,6 +78,8 @@ def percentile_ranks(values: ArrayLike) -> np.ndarray:
     The lowest value maps to 0 and the highest to 1; equal values get the mean of their ranks, so a
     constant scorer maps every value to 0.5 (and a lone value is 0.5 too).
     """
+    from scipy.stats import rankdata  # scipy.stats takes half a second to import; only this needs it
+
     scores = np.asarray(values, dtype=np.float64)
     if scores.ndim != 1:
         raise ValueError(f"values must be one-dimensional, got shape {scores.shape}")

@@ -1,0 +1,93 @@
+"""Training entry point: LightningCLI over the plausibility system and the pairs data, errors in one line."""
+
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import torch
+from jsonargparse import ArgumentError
+from lightning.fabric.utilities.exceptions import MisconfigurationException
+from lightning.pytorch.cli import LightningArgumentParser, LightningCLI
+
+from plausibility.errors import DataFormatError, PlausibilityError, ResourceMissingError
+from plausibility.models.datamodule import PairsDataModule, resolve_data_path
+from plausibility.models.system import PlausibilityModule
+
+# The LightningCLI subcommands `plausibility` offers.
+STAGES = ("fit", "validate", "test")
+
+
+# What Lightning takes for `ckpt_path` besides a file.
+_CHECKPOINT_WORDS = ("last", "best", "hpc", "registry")
+
+
+def _check_checkpoint(ckpt_path: str | None) -> None:
+    if ckpt_path is None or ckpt_path in _CHECKPOINT_WORDS or "://" in ckpt_path or Path(ckpt_path).is_file():
+        return
+    raise ResourceMissingError(
+        f"--ckpt_path {ckpt_path}: no such checkpoint; give the .ckpt of an earlier run "
+        "(e.g. runs/<model>/checkpoints/last.ckpt), or last or best"
+    )
+
+
+def _check_pairs(pairs: str) -> None:
+    path = resolve_data_path(pairs)
+    try:
+        pq.read_schema(path)
+    except (pa.ArrowInvalid, OSError) as error:
+        raise DataFormatError(
+            f"{path}: not a Parquet file; give --data.pairs the pairs.parquet that `plausibility negatives FOLDER` "
+            "writes"
+        ) from error
+
+
+def _check_accelerator(accelerator: object) -> None:
+    if accelerator in ("gpu", "cuda") and not torch.cuda.is_available():
+        raise PlausibilityError(
+            f"--trainer.accelerator {accelerator}: no CUDA GPU is visible on this machine; use "
+            "--trainer.accelerator=cpu (or auto)"
+        )
+
+
+class TrainingCLI(LightningCLI):
+    """LightningCLI that hands the training nouns from the data to the model once the data is built."""
+
+    def add_arguments_to_parser(self, parser: LightningArgumentParser) -> None:
+        parser.link_arguments("data.vocabulary", "model.vocabulary", apply_on="instantiate")
+
+    def before_instantiate_classes(self) -> None:
+        """Check what Lightning would find only after building the model, or report as a traceback."""
+        config = self.config[self.subcommand] if self.subcommand else self.config
+        _check_checkpoint(config.get("ckpt_path"))
+        _check_pairs(config.data.pairs)
+        if net_pairs := (config.model.net.get("init_args") or {}).get("pairs"):  # GloveMlpNet reads them too
+            _check_pairs(net_pairs)
+        _check_accelerator(config.trainer.accelerator)
+
+
+def _one_line(message: str) -> str:
+    return " ".join(line.strip() for line in message.splitlines() if line.strip())
+
+
+def run_lightning(subcommand: str, arguments: Sequence[str]) -> int:
+    """Run one LightningCLI subcommand with its own arguments (`--config`, `--trainer.*`, `--ckpt_path`)."""
+    # The arguments are the command line's own, handed on after the subcommand was read from it.
+    warnings.filterwarnings("ignore", message="LightningCLI's args parameter is intended")
+    # Errors are raised, not printed after a page of usage: main() prints them as one line (usage: --help).
+    raising = {"exit_on_error": False, "allow_abbrev": False}
+    try:
+        TrainingCLI(
+            PlausibilityModule,
+            PairsDataModule,
+            args=[subcommand, *arguments],
+            save_config_kwargs={"overwrite": True},
+            seed_everything_default=0,
+            parser_kwargs={**raising, **{name: raising for name in STAGES}},
+        )
+    except ArgumentError as error:
+        raise PlausibilityError(f"{_one_line(str(error))} (the options: plausibility {subcommand} --help)") from error
+    except MisconfigurationException as error:
+        raise PlausibilityError(f"{_one_line(str(error))}; check the --trainer options") from error
+    return 0
