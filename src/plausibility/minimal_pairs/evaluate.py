@@ -149,10 +149,12 @@ def evaluate(
     results = []
     for comparison in suite.comparisons:
         item_outcomes, used = outcomes(suite, comparison, items, scores)
-        subsets: dict[tuple[tuple[str, str], ...], list[int]] = {(): list(range(len(used)))}
+        # All items, then the groups of each `group_by` entry in turn (every field, then every UID)
+        levels: list[dict[tuple[tuple[str, str], ...], list[int]]] = [{} for _ in suite.group_by]
         for position, index in enumerate(used):
-            for key in _group_keys(items[index], suite.group_by):
-                subsets.setdefault(key, []).append(position)
+            for level, key in zip(levels, _group_keys(items[index], suite.group_by), strict=True):
+                level.setdefault(key, []).append(position)
+        subsets = {(): list(range(len(used)))} | {key: group for level in levels for key, group in level.items()}
         for key, positions in subsets.items():
             interval = bootstrap_ci(item_outcomes[positions], rng, suite.confidence, suite.n_resamples)
             group = dict(key)
