@@ -95,6 +95,11 @@ def test_an_unknown_uid_or_label_is_refused(three: Path, fixtures: Path):
     with pytest.raises(UnknownNameError, match=r"^unknown field 'syntax'; known: morphology, semantics$"):
         load_items(suite, where={"field": ["syntax"]})
     with pytest.raises(
+        DataFormatError,
+        match=r"^no item has UID in npi_present_1; field in morphology at once; select values that occur together$",
+    ):
+        load_items(suite, where={"UID": ["npi_present_1"], "field": ["morphology"]})
+    with pytest.raises(
         DataFormatError, match=r"^the selection names label 'UID', which the items do not carry; labels: family$"
     ):
         lieder = load_suite("lieder", data=fixtures / "minimal_pairs" / "lieder_two_items.jsonl")

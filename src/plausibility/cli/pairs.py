@@ -22,7 +22,8 @@ EPILOG = """examples:
   plausibility pairs lieder --metric relative --scores my_scores.csv --output outputs/lieder-rel
   plausibility pairs targeted_syntax --limit 50 --dump-scores outputs/syneval/scores.csv --output outputs/syneval
   plausibility pairs blimp --output outputs/blimp
-  plausibility pairs blimp --field morphology --uid adjunct_island,wh_island --output outputs/blimp-some
+  plausibility pairs blimp --uid adjunct_island,wh_island --output outputs/blimp-islands
+  plausibility pairs blimp --field morphology,semantics --limit 100 --output outputs/blimp-sample
 
 A scores file is a CSV `id,logprob` with one row per text the suite scores (LIEDER: the data's `id` field,
 e.g. 1_dog_affirmative_negation_sref; other suites: the ids --dump-scores writes). The value is what the
@@ -51,7 +52,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     for option, label in (("--uid", "UID"), ("--field", "field")):
         parser.add_argument(
             option, type=_values, action="extend", metavar=label.upper(),
-            help=f"only items whose {label} is one of these (comma-separated or repeated; BLiMP)",
+            help=f"only items of these {label}s, comma-separated or repeated (BLiMP; with --uid and --field, both)",
         )  # fmt: skip
     parser.add_argument(
         "--slor-corpus",

@@ -5,7 +5,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
 
-from plausibility.errors import PlausibilityError, UnknownNameError
+from plausibility.errors import DataFormatError, PlausibilityError, UnknownNameError
 from plausibility.minimal_pairs.config import SuiteConfig, SuiteConfigError
 from plausibility.minimal_pairs.evaluate import SuiteResult, check_labels, evaluate, limit_items, suite_texts
 from plausibility.minimal_pairs.items import Item
@@ -25,7 +25,11 @@ def select_items(items: Sequence[Item], where: Mapping[str, Collection[str]]) ->
         for value in values:
             if value not in present:
                 raise UnknownNameError(label, value, sorted(present))
-    return [item for item in items if all(item.labels.get(label) in values for label, values in where.items())]
+    selected = [item for item in items if all(item.labels.get(label) in values for label, values in where.items())]
+    if not selected:
+        wanted = "; ".join(f"{label} in {', '.join(values)}" for label, values in where.items())
+        raise DataFormatError(f"no item has {wanted} at once; select values that occur together")
+    return selected
 
 
 def load_items(
