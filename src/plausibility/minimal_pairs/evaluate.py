@@ -146,15 +146,15 @@ def evaluate(
             "a scores file needs one `id,logprob` row per text"
         )
     human = read_human_accuracy(suite.human) if suite.human else {}
+    levels = [tuple(labels) for labels in suite.group_by]
     results = []
     for comparison in suite.comparisons:
         item_outcomes, used = outcomes(suite, comparison, items, scores)
-        # All items, then the groups of each `group_by` entry in turn (every field, then every UID)
-        levels: list[dict[tuple[tuple[str, str], ...], list[int]]] = [{} for _ in suite.group_by]
+        subsets: dict[tuple[tuple[str, str], ...], list[int]] = {(): list(range(len(used)))}
         for position, index in enumerate(used):
-            for level, key in zip(levels, _group_keys(items[index], suite.group_by), strict=True):
-                level.setdefault(key, []).append(position)
-        subsets = {(): list(range(len(used)))} | {key: group for level in levels for key, group in level.items()}
+            for key in _group_keys(items[index], suite.group_by):
+                subsets.setdefault(key, []).append(position)
+        rows = []
         for key, positions in subsets.items():
             interval = bootstrap_ci(item_outcomes[positions], rng, suite.confidence, suite.n_resamples)
             group = dict(key)
@@ -165,12 +165,15 @@ def evaluate(
                     human_value = human.get((comparison.human, ALL))
                 elif set(group) == {suite.human.group_label}:
                     human_value = human.get((comparison.human, group[suite.human.group_label]))
-            results.append(
+            rows.append(
                 ComparisonResult(
                     comparison.name, comparison.kind, comparison.labels, group, len(positions),
                     interval.estimate, interval.low, interval.high, human_value,
                 )
             )  # fmt: skip
+        # Bootstrapped in first-seen order (which fixes the draws); listed as all items, then the groups of
+        # each `group_by` entry in turn (every field, then every UID)
+        results.extend(sorted(rows, key=lambda row: levels.index(tuple(row.group)) if row.group else -1))
     return SuiteResult(
         suite=suite.name,
         experiment=suite.experiment,
