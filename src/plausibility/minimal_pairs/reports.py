@@ -121,7 +121,7 @@ def _panels(result: SuiteResult, per_group: bool) -> list[tuple[str, list[Compar
 def plot_accuracy(result: SuiteResult, path: Path, per_group: bool = False) -> None:
     """Bar chart of accuracy per comparison over all items (with `per_group`, one more panel per grouping,
     a bar per group), with interval whiskers, human accuracy as a diamond where known and chance (0.5) as
-    a dotted line, like the papers' figures."""
+    a dotted line, like the papers' figures. Bars are equally wide in every panel."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -129,10 +129,11 @@ def plot_accuracy(result: SuiteResult, path: Path, per_group: bool = False) -> N
 
     panels = _panels(result, per_group)
     widest = max(len(rows) for _, rows, _ in panels)
-    figure, axes = plt.subplots(
-        len(panels), 1, figsize=(max(6.0, 0.3 * widest + 2), 4.5 * len(panels)), squeeze=False
-    )
-    for axis, (title, rows, names) in zip(axes[:, 0], panels, strict=True):
+    figure = plt.figure(figsize=(max(6.0, 0.45 * widest + 2), 4.5 * len(panels)))
+    grid = figure.add_gridspec(len(panels), widest)
+    header = f"{result.suite} / {result.experiment} ({result.metric} metric)"
+    for number, (title, rows, names) in enumerate(panels):
+        axis = figure.add_subplot(grid[number, : min(widest, max(len(rows), 6))])
         accuracies = [row.accuracy for row in rows]
         lower = [max(row.accuracy - row.ci_low, 0.0) if row.ci_low == row.ci_low else 0.0 for row in rows]
         upper = [max(row.ci_high - row.accuracy, 0.0) if row.ci_high == row.ci_high else 0.0 for row in rows]
@@ -146,8 +147,10 @@ def plot_accuracy(result: SuiteResult, path: Path, per_group: bool = False) -> N
         axis.set_ylim(0, 1.05)
         axis.set_ylabel("accuracy")
         axis.set_xticks(list(positions), names, rotation=60, ha="right", fontsize=8)
-        axis.set_title(f"{result.suite} / {result.experiment} ({result.metric} metric): {title}")
+        axis.set_title(header if len(panels) == 1 else title)
         axis.legend(loc="lower right", fontsize=8)
+    if len(panels) > 1:
+        figure.suptitle(header)
     figure.tight_layout()
     atomic_write(path, lambda handle: figure.savefig(handle, format="png", dpi=120), binary=True)
     plt.close(figure)
