@@ -102,6 +102,31 @@ def test_scorer_sums_the_subject_and_object_slots() -> None:
     np.testing.assert_allclose(scorer.to_probability(np.array([0.0, 1.0])), [0.5, 1 / (1 + math.exp(-1))])
 
 
+def test_batched_scores_equal_the_definition_on_every_triple() -> None:
+    # Both slots fitted, with a class a verb avoids (negative A), an unseen verb ("fly"), a noun whose own
+    # class the training never saw ("pear") and nouns outside the hierarchy ("rock", "idea").
+    chains = {**TOY, "pear": [["entity", "food", "pear.n.01"]], "rock": []}
+    counts = {Triple("cook", "eat", "apple"): 3, Triple("bat", "eat", "knife"): 1, Triple("cook", "use", "knife"): 4}
+    counts |= {Triple("bat", "use", "bat"): 2, Triple("cook", "see", "bread"): 1, Triple("knife", "see", "bat"): 1}
+    scorer = ResnikScorer.fit(counts, lambda noun: chains.get(noun, []))
+
+    def definition(slot, verb: str, noun: str) -> float:  # thesis eq. 2.10, absent classes at A = 0
+        if verb not in slot.verbs or not chains.get(noun):
+            return 0.0
+        row = slot.row(verb)
+        return max(row.get(name, 0.0) for chain in chains[noun] for name in chain)
+
+    nouns, verbs = [*chains, "idea"], ["eat", "use", "see", "fly"]
+    triples = [Triple(s, v, o) for s in nouns for v in verbs for o in nouns]
+    expected = [definition(scorer.subject, t.verb, t.subject) + definition(scorer.object, t.verb, t.object)
+                for t in triples]  # fmt: skip
+    np.testing.assert_allclose(scorer.score(triples), expected, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(scorer.score(triples[::-1]), expected[::-1], rtol=0, atol=1e-12)  # columns cached
+    assert scorer.score([]).shape == (0,)
+    assert min(expected) == 0.0 and max(expected) > 1.0
+    assert scorer.object.row("eat")["tool"] < 0  # the avoided class is really in play
+
+
 def test_resnik_spec_reads_a_triples_file_and_scores_with_wordnet(tmp_path: Path) -> None:
     path = tmp_path / "triples.tsv"
     path.write_text("subject\tverb\tobject\tcount\nperson\teat\tapple\t3\nperson\teat\tbread\t2\ndog\tchase\tcat\t4\n")

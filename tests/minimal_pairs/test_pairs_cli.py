@@ -7,6 +7,8 @@ import pytest
 from plausibility.cli import main
 from plausibility.minimal_pairs.score_table import read_scores, write_scores
 
+BLIMP_THREE = str(Path(__file__).parent.parent / "fixtures" / "minimal_pairs" / "blimp_three")
+
 
 def test_pairs_from_a_scores_file_writes_every_report(tmp_path: Path, fixtures: Path, capsys: pytest.CaptureFixture):
     data = fixtures / "minimal_pairs" / "lieder_two_items.jsonl"
@@ -49,7 +51,14 @@ def test_pairs_from_a_scores_file_writes_every_report(tmp_path: Path, fixtures: 
             ["pairs", "lieder", "--experiment", "three"],
             "unknown experiment of suite lieder 'three'; known: base, diff, two",
         ),
-        (["pairs", "blimp"], "suite blimp has no data file; give one with --data PATH"),
+        (
+            ["pairs", "blimp", "--data", BLIMP_THREE, "--uid", "npi_present_1,adjunct_island"],
+            "unknown UID 'adjunct_island'; known: anaphor_gender_agreement, determiner_noun_agreement_1, npi_present_1",
+        ),
+        (
+            ["pairs", "lieder", "--field", "syntax"],
+            "the selection names label 'field', which the items do not carry; labels: family",
+        ),
         (["pairs", "lieder", "--limit", "0"], "--limit must be a positive number of items, got 0"),
     ],
 )
@@ -78,3 +87,46 @@ def test_pairs_on_a_device_this_machine_lacks_is_one_line(
     assert code == 1
     assert capsys.readouterr().err == f"plausibility pairs: error: {message}\n"
     assert not (tmp_path / "out").exists()
+
+
+def accuracies(report: Path) -> list[tuple[str, str, str]]:
+    """(group, n_items, accuracy) of each row of a report's results.csv."""
+    with (report / "results.csv").open() as handle:
+        return [(row["group"], row["n_items"], row["accuracy"]) for row in csv.DictReader(handle)]
+
+
+def test_pairs_blimp_reports_each_field_and_uid(tmp_path: Path, capsys: pytest.CaptureFixture):
+    # Good sentences score -1 and bad ones -2, but anaphor_gender_agreement's second pair fails.
+    ids = [f"{uid}_{line}" for uid, pairs in (("anaphor_gender_agreement", 2), ("determiner_noun_agreement_1", 4),
+           ("npi_present_1", 2)) for line in range(1, pairs + 1)]  # fmt: skip
+    scores = {f"{key}_good": -1.0 for key in ids} | {f"{key}_bad": -2.0 for key in ids}
+    scores["anaphor_gender_agreement_2_good"] = -3.0
+    write_scores(scores, tmp_path / "scores.csv")
+    output = tmp_path / "report"
+    argv = ["pairs", "blimp", "--data", BLIMP_THREE, "--scores", str(tmp_path / "scores.csv"), "--output"]
+    assert main([*argv, str(output)]) == 0
+    assert accuracies(output) == [
+        ("all", "8", "0.875"),
+        ("field=morphology", "6", "0.8333333333333334"),
+        ("field=semantics", "2", "1.0"),
+        ("UID=anaphor_gender_agreement", "2", "0.5"),
+        ("UID=determiner_noun_agreement_1", "4", "1.0"),
+        ("UID=npi_present_1", "2", "1.0"),
+    ]
+    summary = json.loads((output / "summary.json").read_text())
+    assert summary["comparisons"]["good>bad"]["accuracy"] == 0.875
+    assert {group: figures["accuracy"] for group, figures in summary["comparisons"]["good>bad"]["groups"].items()} == {
+        "field=morphology": 5 / 6, "field=semantics": 1.0, "UID=anaphor_gender_agreement": 0.5,
+        "UID=determiner_noun_agreement_1": 1.0, "UID=npi_present_1": 1.0,
+    }  # fmt: skip
+    assert summary["where"] == {}
+    table = capsys.readouterr().out
+    assert "UID=determiner_noun_agreement_1" in table and "field=semantics" in table  # per group without a flag
+
+    selected = tmp_path / "selected"
+    assert main([*argv, str(selected), "--field", "morphology", "--uid", "anaphor_gender_agreement"]) == 0
+    assert accuracies(selected) == [
+        ("all", "2", "0.5"), ("field=morphology", "2", "0.5"), ("UID=anaphor_gender_agreement", "2", "0.5")
+    ]  # fmt: skip
+    summary = json.loads((selected / "summary.json").read_text())
+    assert summary["where"] == {"UID": ["anaphor_gender_agreement"], "field": ["morphology"]}

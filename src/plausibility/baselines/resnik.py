@@ -61,17 +61,37 @@ class SlotAssociation:
         columns, values = self._entries(verb)
         return {names[column]: float(value) for column, value in zip(columns, values, strict=True)}
 
+    def columns(self, chains: Sequence[Sequence[str]]) -> np.ndarray:
+        """The columns of every class on the chains; a class never seen in this slot maps to the extra,
+        always-zero column `len(classes)` of `maxima`'s dense rows."""
+        unseen = len(self.classes)
+        return np.unique(np.array([self.classes.get(name, unseen) for chain in chains for name in chain], np.intp))
+
+    def maxima(self, verbs: Sequence[str], columns: Sequence[np.ndarray]) -> np.ndarray:
+        """`max A(v, c)` over each argument's `columns`, for many (verb, argument) pairs at once.
+
+        Each distinct verb's row is laid out densely once, with 0 for the classes it was never seen with
+        (`A = 0` there), and its pairs' maxima are one `maximum.reduceat`; an unseen verb or an argument
+        with no class scores 0.
+        """
+        scores = np.zeros(len(verbs))
+        pairs: dict[str, list[int]] = defaultdict(list)
+        for index, (verb, argument) in enumerate(zip(verbs, columns, strict=True)):
+            if verb in self.verbs and len(argument):
+                pairs[verb].append(index)
+        dense = np.zeros(len(self.classes) + 1)
+        for verb, indices in pairs.items():
+            stored, values = self._entries(verb)
+            dense[stored] = values
+            arguments = [columns[index] for index in indices]
+            starts = np.cumsum([0, *(len(argument) for argument in arguments[:-1])])
+            scores[indices] = np.maximum.reduceat(dense[np.concatenate(arguments)], starts)
+            dense[stored] = 0.0
+        return scores
+
     def plausibility(self, verb: str, chains: Sequence[Sequence[str]]) -> float:
         """`max A(v, c)` over every class on any chain of the argument; 0 without evidence (see `fit_slot`)."""
-        if verb not in self.verbs or not chains:
-            return 0.0
-        columns, values = self._entries(verb)
-        wanted = np.array(sorted({self.classes.get(name, -1) for chain in chains for name in chain}))
-        found = np.searchsorted(columns, wanted)
-        hit = found < len(columns)
-        hit[hit] = columns[found[hit]] == wanted[hit]
-        best = float(values[found[hit]].max()) if hit.any() else 0.0
-        return best if hit.all() else max(best, 0.0)  # a class never seen with the verb has A = 0
+        return float(self.maxima([verb], [self.columns(chains)])[0])
 
 
 def fit_slot(counts: Iterable[tuple[str, str, int]], sense_chains: SenseChains) -> SlotAssociation:
@@ -141,6 +161,9 @@ class ResnikScorer:
         self.subject = subject
         self.object = object
         self.sense_chains = cache(lambda noun: tuple(tuple(chain) for chain in sense_chains(noun)))
+        # noun -> the columns of its classes in each slot, looked up once per noun
+        self._subject_columns: dict[str, np.ndarray] = {}
+        self._object_columns: dict[str, np.ndarray] = {}
 
     @classmethod
     def fit(cls, counts: Mapping[Triple, int], sense_chains: SenseChains) -> "ResnikScorer":
@@ -149,15 +172,17 @@ class ResnikScorer:
         objects = ((triple.verb, triple.object, count) for triple, count in counts.items())
         return cls(fit_slot(subjects, sense_chains), fit_slot(objects, sense_chains), sense_chains)
 
+    def _slot_scores(
+        self, slot: SlotAssociation, known: dict[str, np.ndarray], verbs: Sequence[str], nouns: Sequence[str]
+    ) -> np.ndarray:
+        for noun in set(nouns) - known.keys():
+            known[noun] = slot.columns(self.sense_chains(noun))
+        return slot.maxima(verbs, [known[noun] for noun in nouns])
+
     def score(self, triples: Sequence[Triple]) -> np.ndarray:
-        return np.array(
-            [
-                self.subject.plausibility(triple.verb, self.sense_chains(triple.subject))
-                + self.object.plausibility(triple.verb, self.sense_chains(triple.object))
-                for triple in triples
-            ],
-            dtype=np.float64,
-        )
+        verbs = [triple.verb for triple in triples]
+        subjects = self._slot_scores(self.subject, self._subject_columns, verbs, [t.subject for t in triples])
+        return subjects + self._slot_scores(self.object, self._object_columns, verbs, [t.object for t in triples])
 
     def to_probability(self, scores: np.ndarray) -> np.ndarray:
         return 1.0 / (1.0 + np.exp(-np.asarray(scores, dtype=np.float64)))

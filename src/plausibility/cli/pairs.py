@@ -8,9 +8,9 @@ from pathlib import Path
 from rich.console import Console
 
 from plausibility import __version__
-from plausibility.corpus.readers import file_sha256
 from plausibility.errors import PlausibilityError
 from plausibility.minimal_pairs.config import available_suites, load_suite
+from plausibility.minimal_pairs.readers import data_sha256
 from plausibility.minimal_pairs.registry import METRICS
 from plausibility.minimal_pairs.reports import results_table, write_report
 from plausibility.minimal_pairs.score_table import read_scores, write_scores
@@ -21,7 +21,9 @@ EPILOG = """examples:
   plausibility pairs lieder --experiment base --output outputs/lieder-base
   plausibility pairs lieder --metric relative --scores my_scores.csv --output outputs/lieder-rel
   plausibility pairs targeted_syntax --limit 50 --dump-scores outputs/syneval/scores.csv --output outputs/syneval
-  plausibility pairs blimp --data blimp/anaphor_gender_agreement.jsonl --output outputs/blimp
+  plausibility pairs blimp --output outputs/blimp
+  plausibility pairs blimp --uid adjunct_island,wh_island --output outputs/blimp-islands
+  plausibility pairs blimp --field morphology,semantics --limit 100 --output outputs/blimp-sample
 
 A scores file is a CSV `id,logprob` with one row per text the suite scores (LIEDER: the data's `id` field,
 e.g. 1_dog_affirmative_negation_sref; other suites: the ids --dump-scores writes). The value is what the
@@ -46,14 +48,23 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument("--limit", type=int, help="score at most N items per condition (a seeded sample)")
     parser.add_argument("--scores", type=Path, help="CSV id,logprob of precomputed scores instead of a model")
     parser.add_argument("--dump-scores", type=Path, help="write the per-text scores of this run as CSV id,logprob")
-    parser.add_argument("--data", type=Path, help="the suite's data file (required for blimp)")
+    parser.add_argument("--data", type=Path, help="the suite's data file or folder (default: the vendored one)")
+    for option, label in (("--uid", "UID"), ("--field", "field")):
+        parser.add_argument(
+            option, type=_values, action="extend", metavar=label.upper(),
+            help=f"only items of these {label}s, comma-separated or repeated (BLiMP; with --uid and --field, both)",
+        )  # fmt: skip
     parser.add_argument(
-        "--slor-corpus", type=Path, help="text file for SLOR unigram counts (default: every built-in suite's texts)"
+        "--slor-corpus",
+        type=Path,
+        help="text file for SLOR unigram counts (default: the built-in suites' texts, BLiMP aside)",
     )
     parser.add_argument("--batch-size", type=int, default=32, help="sequences per forward pass (default: 32)")
     parser.add_argument("--device", help="cpu, cuda, ... (default: a GPU when there is one)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the --limit sample and bootstrap (default: 0)")
-    parser.add_argument("--per-group", action="store_true", help="also print every group's row in the table")
+    parser.add_argument(
+        "--per-group", action="store_true", help="also show every group in the table and the plot (blimp does)"
+    )
     parser.add_argument("--output", type=Path, required=True, help="folder for the report files")
     parser.set_defaults(run=run)
 
@@ -82,21 +93,30 @@ def _check_device(device: str | None) -> None:
         raise PlausibilityError(f"--device {device}: MPS is not available on this machine; use --device cpu")
 
 
+def _values(text: str) -> list[str]:
+    return [value.strip() for value in text.split(",") if value.strip()]
+
+
 def run(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         raise PlausibilityError(f"--limit must be a positive number of items, got {args.limit}")
     _check_device(args.device)
     suite = load_suite(args.suite, args.experiment, args.metric, args.data)
+    where = {label: values for label, values in (("UID", args.uid), ("field", args.field)) if values}
+    per_group = args.per_group or suite.per_group
     provenance: dict[str, object] = {
         "plausibility_version": __version__,
         "packages": {name: version(name) for name in ("numpy", "scipy", "torch", "transformers")},
         "data": str(suite.data),
-        "data_sha256": file_sha256(suite.data) if suite.data and suite.data.is_file() else None,
+        "data_sha256": data_sha256(suite.data) if suite.data and suite.data.exists() else None,
+        "where": where,
         "limit": args.limit,
         "seed": args.seed,
     }
     if args.scores is not None:
-        result, used = run_suite(suite, scores=read_scores(args.scores), limit=args.limit, seed=args.seed)
+        result, used = run_suite(
+            suite, scores=read_scores(args.scores), limit=args.limit, seed=args.seed, where=where
+        )
         provenance.update(scores_file=str(args.scores), lm=None)
     else:
         from plausibility.scoring import load_lm_scorer
@@ -110,14 +130,14 @@ def run(args: argparse.Namespace) -> int:
             corpus = args.slor_corpus or suite_corpus()
             slor = SLOR(scorer, UnigramTable.from_corpus(scorer.tokenizer, corpus)).score
             provenance["slor_corpus"] = str(corpus)
-        result, used = run_suite(suite, scorer=scorer, slor=slor, limit=args.limit, seed=args.seed)
+        result, used = run_suite(suite, scorer=scorer, slor=slor, limit=args.limit, seed=args.seed, where=where)
         provenance.update(lm=args.lm, scores_file=None)
-    write_report(result, suite.resolved, provenance, args.output)
+    write_report(result, suite.resolved, provenance, args.output, per_group)
     if args.dump_scores is not None:
         write_scores(used, args.dump_scores)
     # Wide when piped: a folded comparison name is hard to grep.
     console = Console(width=None if sys.stdout.isatty() else 160)
-    console.print(results_table(result, per_group=args.per_group))
+    console.print(results_table(result, per_group=per_group))
     for role, value in result.mean_scores.items():
         console.print(f"mean score of {role!r} (per {suite.mean_score_by}, then overall): {value:.4f}")
     print(f"report written to {args.output}", file=sys.stderr)

@@ -21,7 +21,7 @@ TEMPLATE = "_template.yaml"
 _SUITE_KEYS = {
     "include", "name", "version", "description", "reader", "reader_options", "data", "score", "metric",
     "metrics", "conditions", "comparisons", "add_comparisons", "group_by", "limit_by", "human",
-    "mean_score_by", "bootstrap", "experiments", "default_experiment",
+    "mean_score_by", "bootstrap", "experiments", "default_experiment", "per_group",
 }  # fmt: skip
 
 
@@ -78,6 +78,7 @@ class SuiteConfig:
     comparisons: tuple[Comparison, ...]
     group_by: tuple[tuple[str, ...], ...]
     limit_by: tuple[str, ...]
+    per_group: bool
     human: HumanReference | None
     mean_score_by: str | None
     n_resamples: int
@@ -167,7 +168,7 @@ def load_suite(
 
     Args:
         metric: overrides the suite's default comparison metric; it must be one the suite allows.
-        data: overrides the suite's data file (required by suites without one, such as BLiMP).
+        data: overrides the suite's data file or folder (required by a suite without one).
     """
     path = Path(name) if name.endswith((".yaml", ".yml")) else folder / f"{name}.yaml"
     if not path.is_file() or path.name == TEMPLATE:
@@ -227,6 +228,7 @@ def load_suite(
         comparisons=comparisons,
         group_by=tuple(tuple(group) for group in config.get("group_by") or ()),
         limit_by=tuple(config.get("limit_by") or ()),
+        per_group=bool(config.get("per_group", False)),
         human=HumanReference(
             path=_data_path(human["path"]),
             comparison_column=human["comparison_column"],

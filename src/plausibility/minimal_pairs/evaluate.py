@@ -146,6 +146,7 @@ def evaluate(
             "a scores file needs one `id,logprob` row per text"
         )
     human = read_human_accuracy(suite.human) if suite.human else {}
+    levels = [tuple(labels) for labels in suite.group_by]
     results = []
     for comparison in suite.comparisons:
         item_outcomes, used = outcomes(suite, comparison, items, scores)
@@ -153,6 +154,7 @@ def evaluate(
         for position, index in enumerate(used):
             for key in _group_keys(items[index], suite.group_by):
                 subsets.setdefault(key, []).append(position)
+        rows = []
         for key, positions in subsets.items():
             interval = bootstrap_ci(item_outcomes[positions], rng, suite.confidence, suite.n_resamples)
             group = dict(key)
@@ -163,12 +165,15 @@ def evaluate(
                     human_value = human.get((comparison.human, ALL))
                 elif set(group) == {suite.human.group_label}:
                     human_value = human.get((comparison.human, group[suite.human.group_label]))
-            results.append(
+            rows.append(
                 ComparisonResult(
                     comparison.name, comparison.kind, comparison.labels, group, len(positions),
                     interval.estimate, interval.low, interval.high, human_value,
                 )
             )  # fmt: skip
+        # Bootstrapped in first-seen order (which fixes the draws); listed as all items, then the groups of
+        # each `group_by` entry in turn (every field, then every UID)
+        results.extend(sorted(rows, key=lambda row: levels.index(tuple(row.group)) if row.group else -1))
     return SuiteResult(
         suite=suite.name,
         experiment=suite.experiment,

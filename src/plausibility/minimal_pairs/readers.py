@@ -1,11 +1,13 @@
 """Readers that turn a suite's data file into items; a suite's YAML names one and gives its options."""
 
 import gzip
+import hashlib
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Literal
 
+from plausibility.corpus.readers import file_sha256
 from plausibility.errors import DataFormatError, UnknownNameError
 from plausibility.minimal_pairs.items import Item, Text
 
@@ -46,7 +48,28 @@ def field(row: Mapping, name: str, path: Path, number: int) -> str:
     return str(row[name])
 
 
-def _check_unique(items: Sequence[Item], path: Path) -> list[Item]:
+def data_files(path: Path) -> list[Path]:
+    """The data files of a suite: `path` itself, or every JSON-lines file (`*.jsonl`, `*.jsonl.gz`) of a
+    folder in name order (BLiMP ships one file per paradigm)."""
+    if not path.is_dir():
+        return [path]
+    files = sorted(file for file in path.iterdir() if file.name.endswith((".jsonl", ".jsonl.gz")))
+    if not files:
+        raise DataFormatError(f"{path}: the folder holds no .jsonl or .jsonl.gz file; give JSON-lines data files")
+    return files
+
+
+def data_sha256(path: Path) -> str:
+    """sha256 of a data file; of a folder, that of its `sha256sum` listing (`HASH  NAME` lines of
+    `data_files`), so it changes when any file the suite reads does."""
+    if not path.is_dir():
+        return file_sha256(path)
+    listing = "".join(f"{file_sha256(file)}  {file.name}\n" for file in data_files(path))
+    return hashlib.sha256(listing.encode()).hexdigest()
+
+
+def check_unique(items: Sequence[Item], path: Path) -> list[Item]:
+    """`items` as a list, after checking that no text id occurs twice (ids key the scores files)."""
     ids: set[str] = set()
     for item in items:
         for text in item.roles.values():
@@ -90,7 +113,7 @@ def lieder(
         role = f"{continuations[continuation]}|{contexts[first]}_{contexts[second]}"
         roles.setdefault(("_".join(parts[:-3]), family), {})[role] = Text(text_id, context_text + ".", rest)
     items = [Item(f"{key}/{family}", {"family": family}, texts) for (key, family), texts in roles.items()]
-    return _check_unique(items, path)
+    return check_unique(items, path)
 
 
 def field_pairs(
@@ -101,6 +124,7 @@ def field_pairs(
     context_field: str | None = None,
     labels: Mapping[str, str] | None = None,
     id_part_labels: Mapping[str, tuple[str, int]] | None = None,
+    label_values: Mapping[str, Mapping[str, str]] | None = None,
 ) -> list[Item]:
     """One item per row, one role per text field (targeted syntax, BLiMP, Schuster & Linzen exp. 2).
 
@@ -111,6 +135,7 @@ def field_pairs(
         context_field: field holding a shared context; without it each text is scored whole.
         labels: label -> field copied as a label.
         id_part_labels: label -> (field, index) taking one `_`-separated part of a field (e.g. `ref`).
+        label_values: label -> {value in the data: value reported}, for data that spells one value two ways.
     """
     items = []
     for number, row in read_jsonl(path):
@@ -122,8 +147,10 @@ def field_pairs(
         item_labels = {label: field(row, name, path, number) for label, name in (labels or {}).items()}
         for label, (name, index) in (id_part_labels or {}).items():
             item_labels[label] = field(row, name, path, number).split("_")[index]
+        for label, renamed in (label_values or {}).items():
+            item_labels[label] = renamed.get(item_labels[label], item_labels[label])
         items.append(Item(key, item_labels, roles))
-    return _check_unique(items, path)
+    return check_unique(items, path)
 
 
 def row_roles(
@@ -159,7 +186,7 @@ def row_roles(
         if role in group[1]:
             raise DataFormatError(f"{path} line {number}: role {role!r} occurs twice in item {key!r}")
         group[1][role] = text
-    return _check_unique([Item(key, labels, roles) for key, (labels, roles) in grouped.items()], path)
+    return check_unique([Item(key, labels, roles) for key, (labels, roles) in grouped.items()], path)
 
 
 def _common_word_prefix(first: str, second: str) -> int:
@@ -197,7 +224,7 @@ def contrast_rows(
         for role, text in texts.items():
             words = text.split(" ")
             roles[f"{role}|{kind}"] = Text(f"{row_id}_{role}", " ".join(words[:shared]), " ".join(words[shared:]))
-    return _check_unique([Item(key, {}, roles) for key, roles in grouped.items()], path)
+    return check_unique([Item(key, {}, roles) for key, roles in grouped.items()], path)
 
 
 def _span(target: str, path: Path, number: int) -> str:
@@ -232,7 +259,7 @@ def ecbd(path: Path) -> list[Item]:
                 "definition": Text(f"{key}|definition", f"{definition} {left}".strip(), span),
             }
             items.append(Item(key, {"entity": entity}, roles))
-    return _check_unique(items, path)
+    return check_unique(items, path)
 
 
 READERS: dict[str, Callable[..., list[Item]]] = {

@@ -102,32 +102,55 @@ def write_config_yaml(resolved: Mapping[str, object], path: Path) -> None:
     atomic_write_text(path, text)
 
 
-def plot_accuracy(result: SuiteResult, path: Path) -> None:
-    """Bar chart of accuracy over all items per comparison, with interval whiskers, human accuracy as a
-    diamond where known and chance (0.5) as a dotted line, like the papers' figures."""
+def _panels(result: SuiteResult, per_group: bool) -> list[tuple[str, list[ComparisonResult], list[str]]]:
+    """(title, rows, bar names) per panel: all items, then with `per_group` one panel per set of group labels."""
+    overall = [row for row in result.results if not row.group]
+    panels = [("all items", overall, [row.comparison for row in overall])]
+    if not per_group:
+        return panels
+    several = len(overall) > 1
+    for labels in dict.fromkeys(tuple(row.group) for row in result.results if row.group):
+        rows = [row for row in result.results if tuple(row.group) == labels]
+        names = [";".join(row.group.values()) for row in rows]
+        if several:
+            names = [f"{row.comparison}: {name}" for row, name in zip(rows, names, strict=True)]
+        panels.append((f"per {', '.join(labels)}", rows, names))
+    return panels
+
+
+def plot_accuracy(result: SuiteResult, path: Path, per_group: bool = False) -> None:
+    """Bar chart of accuracy per comparison over all items (with `per_group`, one more panel per grouping,
+    a bar per group), with interval whiskers, human accuracy as a diamond where known and chance (0.5) as
+    a dotted line, like the papers' figures. Bars are equally wide in every panel."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    rows = [row for row in result.results if not row.group]
-    names = [row.comparison for row in rows]
-    accuracies = [row.accuracy for row in rows]
-    lower = [max(row.accuracy - row.ci_low, 0.0) if row.ci_low == row.ci_low else 0.0 for row in rows]
-    upper = [max(row.ci_high - row.accuracy, 0.0) if row.ci_high == row.ci_high else 0.0 for row in rows]
-    figure, axis = plt.subplots(figsize=(max(6.0, 0.45 * len(rows) + 2), 4.5))
-    positions = range(len(rows))
-    colours = ["tab:gray" if row.kind == "statistic" else "tab:blue" for row in rows]
-    axis.bar(positions, accuracies, yerr=[lower, upper], color=colours, capsize=3, label="model")
-    humans = [(index, row.human) for index, row in enumerate(rows) if row.human is not None]
-    if humans:
-        axis.scatter(*zip(*humans, strict=True), marker="D", color="tab:orange", zorder=3, label="human")
-    axis.axhline(0.5, linestyle=":", color="black", linewidth=1)
-    axis.set_ylim(0, 1.05)
-    axis.set_ylabel("accuracy")
-    axis.set_xticks(list(positions), names, rotation=60, ha="right", fontsize=8)
-    axis.set_title(f"{result.suite} / {result.experiment} ({result.metric} metric)")
-    axis.legend(loc="lower right", fontsize=8)
+    panels = _panels(result, per_group)
+    widest = max(len(rows) for _, rows, _ in panels)
+    figure = plt.figure(figsize=(max(6.0, 0.45 * widest + 2), 4.5 * len(panels)))
+    grid = figure.add_gridspec(len(panels), widest)
+    header = f"{result.suite} / {result.experiment} ({result.metric} metric)"
+    for number, (title, rows, names) in enumerate(panels):
+        axis = figure.add_subplot(grid[number, : min(widest, max(len(rows), 6))])
+        accuracies = [row.accuracy for row in rows]
+        lower = [max(row.accuracy - row.ci_low, 0.0) if row.ci_low == row.ci_low else 0.0 for row in rows]
+        upper = [max(row.ci_high - row.accuracy, 0.0) if row.ci_high == row.ci_high else 0.0 for row in rows]
+        positions = range(len(rows))
+        colours = ["tab:gray" if row.kind == "statistic" else "tab:blue" for row in rows]
+        axis.bar(positions, accuracies, yerr=[lower, upper], color=colours, capsize=3, label="model")
+        humans = [(index, row.human) for index, row in enumerate(rows) if row.human is not None]
+        if humans:
+            axis.scatter(*zip(*humans, strict=True), marker="D", color="tab:orange", zorder=3, label="human")
+        axis.axhline(0.5, linestyle=":", color="black", linewidth=1)
+        axis.set_ylim(0, 1.05)
+        axis.set_ylabel("accuracy")
+        axis.set_xticks(list(positions), names, rotation=60, ha="right", fontsize=8)
+        axis.set_title(header if len(panels) == 1 else title)
+        axis.legend(loc="lower right", fontsize=8)
+    if len(panels) > 1:
+        figure.suptitle(header)
     figure.tight_layout()
     atomic_write(path, lambda handle: figure.savefig(handle, format="png", dpi=120), binary=True)
     plt.close(figure)
@@ -154,12 +177,16 @@ def results_table(result: SuiteResult, per_group: bool = False) -> Table:
 
 
 def write_report(
-    result: SuiteResult, resolved: Mapping[str, object], provenance: Mapping[str, object], folder: Path
+    result: SuiteResult,
+    resolved: Mapping[str, object],
+    provenance: Mapping[str, object],
+    folder: Path,
+    per_group: bool = False,
 ) -> list[Path]:
-    """Every report file into `folder`; returns their paths."""
+    """Every report file into `folder` (the plot with a bar per group when `per_group`); returns their paths."""
     paths = [folder / name for name in ("results.csv", "summary.json", "config.yaml", "accuracy.png")]
     write_results_csv(result, paths[0])
     write_summary_json(result, provenance, paths[1])
     write_config_yaml(resolved, paths[2])
-    plot_accuracy(result, paths[3])
+    plot_accuracy(result, paths[3], per_group)
     return paths
