@@ -142,3 +142,14 @@ def test_start_token_prefers_the_document_boundary_over_a_chat_bos() -> None:
 
     assert start_token_id(tokenizer(["<|im_start|>", "<|endoftext|>", "a"])) == 1
     assert start_token_id(tokenizer(["<|im_start|>", "a"])) == 0
+
+
+def test_models_without_a_position_mask_are_scored_through_their_full_logits(causal_scorer: CausalLMScorer) -> None:
+    full = CausalLMScorer.from_model(causal_scorer.model, causal_scorer.tokenizer, batch_size=3)
+    assert causal_scorer._keeps_positions  # transformers' own models take logits_to_keep as a position mask
+    full._keeps_positions = False
+    np.testing.assert_allclose(
+        full.conditional_logprob(CONTEXTS, CONTINUATIONS),
+        causal_scorer.conditional_logprob(CONTEXTS, CONTINUATIONS),
+        atol=1e-5,
+    )
