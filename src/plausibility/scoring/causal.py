@@ -22,10 +22,20 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class _Request:
-    """One sequence to score: `prefix` (BOS and context tokens, unscored) followed by `scored` tokens."""
+    """One sequence to score: `prefix` (BOS and context tokens, unscored) followed by `scored` tokens.
+
+    With `prefix_scored`, the prefix's own tokens after BOS are scored too, before `scored`: a whole text
+    split after the start it shares with other texts, so that start runs once for all of them.
+    """
 
     prefix: tuple[int, ...]
     scored: tuple[int, ...]
+    prefix_scored: bool = False
+
+    @property
+    def key(self) -> tuple[tuple[int, ...], bool]:
+        """What requests that run on one prefix pass have in common."""
+        return self.prefix, self.prefix_scored
 
 
 # The document boundary GPT-2-style models saw before every pretraining text. Chat-tuned tokenizers may name a
@@ -40,6 +50,14 @@ def start_token_id(tokenizer: "PreTrainedTokenizerBase") -> int | None:
     if document_start is not None:
         return int(document_start)
     return tokenizer.bos_token_id if tokenizer.bos_token_id is not None else tokenizer.eos_token_id
+
+
+def _common_length(first: Sequence[int], second: Sequence[int]) -> int:
+    """How many tokens the two sequences share from their start."""
+    for index, (a, b) in enumerate(zip(first, second, strict=False)):
+        if a != b:
+            return index
+    return min(len(first), len(second))
 
 
 class CausalLMScorer(TokenScorer):
@@ -149,13 +167,19 @@ class CausalLMScorer(TokenScorer):
         """`measure` at each request's scored tokens, one array per request, in input order.
 
         A prefix is worth running once for several requests only when it is longer than the start token
-        and more than one request shares it; every other request runs whole in one pass.
+        and more than one request shares it: a context, or the start that whole texts have in common
+        (minimal pairs often differ only late). Every other request runs whole in one pass.
         """
-        groups: dict[tuple[int, ...], list[int]] = {}
-        for index, request in enumerate(requests):
-            groups.setdefault(request.prefix, []).append(index)
-        whole = [i for prefix, members in groups.items() if len(prefix) == 1 or len(members) == 1 for i in members]
-        shared = {prefix: members for prefix, members in groups.items() if len(prefix) > 1 and len(members) > 1}
+        work = list(requests)
+        for cut, members in self._common_starts([i for i, r in enumerate(requests) if len(r.prefix) == 1], requests):
+            for i in members:
+                ids = (*requests[i].prefix, *requests[i].scored)
+                work[i] = _Request(ids[:cut], ids[cut:], prefix_scored=True)
+        groups: dict[tuple[tuple[int, ...], bool], list[int]] = {}
+        for index, request in enumerate(work):
+            groups.setdefault(request.key, []).append(index)
+        whole = [i for (prefix, _), members in groups.items() if len(prefix) == 1 or len(members) == 1 for i in members]
+        shared = {key: members for key, members in groups.items() if len(key[0]) > 1 and len(members) > 1}
         results: list[np.ndarray] = [np.empty(0)] * len(requests)
         with torch.inference_mode():
             for batch in self._whole_batches(whole, requests):
@@ -164,14 +188,40 @@ class CausalLMScorer(TokenScorer):
                     results[index] = scores
             # Prefixes of similar length run together (little padding); so do continuations, sorted by length
             # within the prefixes of one batch.
-            prefixes = sorted(shared, key=lambda prefix: (len(prefix), prefix))
-            for begin in range(0, len(prefixes), self.batch_size):
-                chunk = prefixes[begin : begin + self.batch_size]
-                members = sorted((i for prefix in chunk for i in shared[prefix]), key=lambda i: len(requests[i].scored))
-                part = [requests[i] for i in members]
+            keys = sorted(shared, key=lambda key: (len(key[0]), key))
+            for begin in range(0, len(keys), self.batch_size):
+                chunk = keys[begin : begin + self.batch_size]
+                members = sorted((i for key in chunk for i in shared[key]), key=lambda i: len(work[i].scored))
+                part = [work[i] for i in members]
                 for index, values in zip(members, self._forward_shared(chunk, part, measure), strict=True):
                     results[index] = values
         return results
+
+    @staticmethod
+    def _common_starts(indices: Sequence[int], requests: Sequence[_Request]) -> list[tuple[int, list[int]]]:
+        """Whole texts that begin with the same tokens, and where to cut them: `(prefix length, members)`.
+
+        Texts in token order are taken greedily into runs: a text joins the run when the tokens it shares
+        with the run's start save at least what shortening that start costs the run's members. Each cut
+        leaves every member at least one token after it.
+        """
+        runs: list[tuple[int, list[int]]] = []
+        members: list[int] = []
+        cut = 0  # tokens after BOS that the run's members share
+        for i in sorted(indices, key=lambda i: requests[i].scored):
+            tokens = requests[i].scored
+            if members:
+                shared = min(cut, _common_length(requests[members[0]].scored, tokens), len(tokens) - 1)
+                # A lone first member's cut is only provisional: shortening it costs nothing yet.
+                if shared >= 1 and (len(members) == 1 or shared >= (cut - shared) * len(members)):
+                    members.append(i)
+                    cut = shared
+                    continue
+                runs.append((cut, members))
+            members, cut = [i], len(tokens) - 1
+        if members:
+            runs.append((cut, members))
+        return [(cut + 1, run) for cut, run in runs if len(run) > 1]  # + 1: the prefix holds BOS
 
     def _whole_batches(self, indices: Sequence[int], requests: Sequence[_Request]) -> list[list[int]]:
         """`indices` sorted by length, in batches of `batch_size` requests."""
@@ -205,25 +255,33 @@ class CausalLMScorer(TokenScorer):
         return np.split(values, np.cumsum([len(request.scored) for request in requests])[:-1])
 
     def _forward_shared(
-        self, prefixes: Sequence[tuple[int, ...]], requests: Sequence[_Request], measure: Measure
+        self, keys: Sequence[tuple[tuple[int, ...], bool]], requests: Sequence[_Request], measure: Measure
     ) -> list[np.ndarray]:
         """Run each prefix once, then every request's scored tokens on its prefix's cache, `batch_size` at a time."""
+        prefixes = [prefix for prefix, _ in keys]
         prefix_ids, prefix_mask = self._padded(prefixes)  # (n_prefixes, P)
         lengths = prefix_mask.sum(1)  # (n_prefixes,)
         width = prefix_ids.shape[1]
-        # Only the logits at each prefix's last token are needed (they score the first continuation token).
-        keep = width - int(lengths.min()) + 1 if self._trims_logits else width
+        # Only the logits at each prefix's last token are needed (they score the first continuation token),
+        # unless the prefix's own tokens are scored too.
+        scores_prefix = any(prefix_scored for _, prefix_scored in keys)
+        keep = width - int(lengths.min()) + 1 if self._trims_logits and not scores_prefix else width
         extra = {"logits_to_keep": keep} if self._trims_logits else {}
         output = self.model(input_ids=prefix_ids, attention_mask=prefix_mask, use_cache=True, **extra)
         ends = lengths - 1 - (width - keep)  # each prefix's last token among the kept logits
         last = output.logits[torch.arange(len(prefixes), device=self.device), ends]  # (n_prefixes, V)
         cache = output[self._cache_argument]
+        own = {  # the values of each scored prefix's own tokens, predicted at positions 0 .. length - 2
+            row: measure(output.logits[row, : len(prefix) - 1], prefix_ids[row, 1 : len(prefix)]).cpu().numpy()
+            for row, (prefix, prefix_scored) in enumerate(keys)
+            if prefix_scored
+        }
 
-        prefix_row = {prefix: row for row, prefix in enumerate(prefixes)}
+        prefix_row = {key: row for row, key in enumerate(keys)}
         values: list[np.ndarray] = []
         for begin in range(0, len(requests), self.batch_size):
             part = requests[begin : begin + self.batch_size]
-            rows = torch.tensor([prefix_row[request.prefix] for request in part], device=self.device)
+            rows = torch.tensor([prefix_row[request.key] for request in part], device=self.device)
             logits = last[rows].unsqueeze(1)  # (batch, 1, V)
             # The last scored token is only a target, never an input.
             suffixes = [request.scored[:-1] for request in part]
@@ -243,5 +301,7 @@ class CausalLMScorer(TokenScorer):
                 logits = torch.cat([logits, suffix_output.logits], dim=1)  # (batch, 1 + S, V)
             targets, _ = self._padded([request.scored for request in part])  # (batch, 1 + S)
             rows_values = measure(logits.flatten(0, 1), targets.flatten()).view(targets.shape).cpu().numpy()
-            values.extend(rows_values[row, : len(request.scored)] for row, request in enumerate(part))
+            for row, request in enumerate(part):
+                scored = rows_values[row, : len(request.scored)]
+                values.append(np.concatenate([own[int(rows[row])], scored]) if request.prefix_scored else scored)
         return values
