@@ -72,9 +72,11 @@ class CausalLMScorer(TokenScorer):
 
     A context shared by several continuations runs once, `batch_size` contexts at a time, and its
     key-value cache is shared by every continuation that follows it, so three continuations of one
-    context cost one context pass; the continuations then run in batches sorted by length. Whole texts,
-    and continuations whose context no other shares, run whole in one pass each, batched by length,
-    with the vocabulary projected only at the positions that predict a scored token.
+    context cost one context pass; the continuations then run in batches sorted by length. Whole texts
+    that begin alike (minimal pairs, templated sentences) share their common start the same way, its
+    tokens scored once for all of them. Other texts, and continuations whose context no other shares,
+    run whole in one pass each, batched by length, with the vocabulary projected only at the positions
+    that predict a scored token.
 
     `text_logprob`, `conditional_logprob`, `from_model` and minicons' names come from `TokenScorer`.
     """
