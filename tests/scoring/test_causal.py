@@ -142,3 +142,38 @@ def test_start_token_prefers_the_document_boundary_over_a_chat_bos() -> None:
 
     assert start_token_id(tokenizer(["<|im_start|>", "<|endoftext|>", "a"])) == 1
     assert start_token_id(tokenizer(["<|im_start|>", "a"])) == 0
+
+
+def test_models_without_a_position_mask_are_scored_through_their_full_logits(causal_scorer: CausalLMScorer) -> None:
+    full = CausalLMScorer.from_model(causal_scorer.model, causal_scorer.tokenizer, batch_size=3)
+    assert causal_scorer._keeps_positions  # transformers' own models take logits_to_keep as a position mask
+    full._keeps_positions = False
+    np.testing.assert_allclose(
+        full.conditional_logprob(CONTEXTS, CONTINUATIONS),
+        causal_scorer.conditional_logprob(CONTEXTS, CONTINUATIONS),
+        atol=1e-5,
+    )
+
+
+@pytest.mark.parametrize("batch_size", [1, 2, 64])
+def test_texts_that_begin_alike_run_their_start_once_and_agree_with_the_plain_forward_pass(
+    causal_scorer: CausalLMScorer, batch_size: int
+) -> None:
+    scorer = CausalLMScorer.from_model(causal_scorer.model, causal_scorer.tokenizer, batch_size=batch_size)
+    texts = [
+        "John owns a dog. The dog is very cute.",
+        "John owns a dog. The dogs are very cute.",
+        "John owns a cat.",
+        "John owns a dog.",
+        "John owns a dog.",
+        "A bird flies over the house.",
+        "A bird flies.",
+        "The cat catches the mouse.",
+    ]
+    requests = scorer._requests([""] * len(texts), texts)
+    runs = scorer._common_starts(range(len(texts)), requests)
+    assert sorted(sorted(members) for _, members in runs) == [[0, 1, 2, 3, 4], [5, 6]]
+    tokenizer = scorer.tokenizer
+    for text, values in zip(texts, scorer.token_logprobs(texts), strict=True):
+        expected = direct_logprobs(scorer.model, [tokenizer.bos_token_id, *tokenizer(text).input_ids])
+        np.testing.assert_allclose(values, expected, atol=1e-4)

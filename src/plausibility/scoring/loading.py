@@ -4,9 +4,8 @@ from typing import TYPE_CHECKING, Literal, get_args
 
 import torch
 
-from plausibility.errors import DataFormatError, ResourceMissingError, UnknownNameError
+from plausibility.errors import ResourceMissingError, UnknownNameError
 from plausibility.resources import DEFAULT_CAUSAL_LM, hub_model, load_causal_lm
-from plausibility.scoring.tokens import require_fast
 
 if TYPE_CHECKING:
     from transformers import PreTrainedModel, PreTrainedTokenizerBase
@@ -69,13 +68,3 @@ def pick_device(device: str | None) -> torch.device:
     if device is not None:
         return torch.device(device)
     return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-
-
-def ready_model(
-    model: "PreTrainedModel", tokenizer: "PreTrainedTokenizerBase", batch_size: int, device: torch.device
-) -> "PreTrainedModel":
-    """The checks every scorer makes of its model and tokenizer; returns the model on `device`, in eval mode."""
-    require_fast(tokenizer)
-    if batch_size < 1:
-        raise DataFormatError(f"batch_size must be at least 1, got {batch_size}")
-    return model.to(device).eval()

@@ -2,19 +2,15 @@
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
 
 from plausibility.errors import DataFormatError, ResourceMissingError
-from plausibility.scoring.loading import load_lm, pick_device, ready_model
-from plausibility.scoring.protocols import Reduction
-from plausibility.scoring.reduction import check_reduction, reduce_logprobs
-from plausibility.scoring.tokens import TokenisedText, check_texts, join, tokenise
-
-if TYPE_CHECKING:
-    from transformers import PreTrainedModel, PreTrainedTokenizerBase
+from plausibility.scoring.loading import load_lm, pick_device
+from plausibility.scoring.measures import Measure, target_logprobs, target_ranks
+from plausibility.scoring.token_scorer import TokenScorer
+from plausibility.scoring.tokens import check_texts, continuation_tokens, tokenise
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +22,7 @@ class _Request:
     scored: tuple[int, ...]
 
 
-class MaskedLMScorer:
+class MaskedLMScorer(TokenScorer):
     """`LanguageModelScorer` over any Hugging Face masked LM (`AutoModelForMaskedLM`).
 
     Scores are pseudo-log-likelihoods (Salazar et al., 2020, "Masked Language Model Scoring"): each token
@@ -34,6 +30,9 @@ class MaskedLMScorer:
     token at the mask. A text is tokenised once with the tokenizer's special tokens (`<s>`, `</s>`),
     which are never scored. For `log P(continuation | context)` only the continuation's tokens are masked,
     one at a time, with the context visible. `masked_logprobs` masks several positions at once.
+
+    `text_logprob`, `conditional_logprob`, `from_model` and minicons' names come from `TokenScorer`; here
+    they are pseudo-log-likelihoods.
     """
 
     def __init__(self, model: str, batch_size: int = 32, device: str | None = None) -> None:
@@ -47,56 +46,41 @@ class MaskedLMScorer:
         tokenizer, network = load_lm(model, "masked")
         self._attach(network, tokenizer, batch_size, pick_device(device))
 
-    @classmethod
-    def from_model(
-        cls,
-        model: "PreTrainedModel",
-        tokenizer: "PreTrainedTokenizerBase",
-        batch_size: int = 32,
-        device: str | None = None,
-    ) -> "MaskedLMScorer":
-        """Wrap a model object already in memory; it stays on its device unless `device` is given."""
-        scorer = cls.__new__(cls)
-        scorer._attach(model, tokenizer, batch_size, torch.device(device) if device else model.device)
-        return scorer
-
-    def _attach(
-        self,
-        model: "PreTrainedModel",
-        tokenizer: "PreTrainedTokenizerBase",
-        batch_size: int,
-        device: torch.device,
-    ) -> None:
-        model = ready_model(model, tokenizer, batch_size, device)
-        if tokenizer.mask_token_id is None:
+    def _setup(self) -> None:
+        """Read the mask and padding tokens off the tokenizer."""
+        if self.tokenizer.mask_token_id is None:
             raise ResourceMissingError(
-                f"tokenizer of {model.name_or_path or type(model).__name__} has no mask token; "
+                f"tokenizer of {self.model.name_or_path or type(self.model).__name__} has no mask token; "
                 "a masked LM scorer needs one (use CausalLMScorer for left-to-right models)"
             )
-        self.tokenizer = tokenizer
-        self.batch_size = batch_size
-        self.device = device
-        self.model = model
-        self._mask = int(tokenizer.mask_token_id)
-        self._pad = int(tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.mask_token_id)
+        self._mask = int(self.tokenizer.mask_token_id)
+        pad = self.tokenizer.pad_token_id
+        self._pad = int(pad if pad is not None else self._mask)
 
     # --- public verbs ---------------------------------------------------------------------------------
 
     def token_logprobs(self, texts: Sequence[str]) -> list[np.ndarray]:
         """Pseudo-log-probability of every (non-special) token of each text, each masked in turn."""
-        return self._one_at_a_time([""] * len(texts), texts)
+        return self._one_at_a_time([""] * len(texts), texts, target_logprobs)
 
-    def text_logprob(self, texts: Sequence[str], reduction: Reduction = "sum") -> np.ndarray:
-        """Pseudo-log-likelihood of each whole text, summed (or averaged) over its tokens."""
-        check_reduction(reduction)
-        return reduce_logprobs(self.token_logprobs(texts), reduction)
+    def conditional_token_logprobs(
+        self, contexts: Sequence[str], continuations: Sequence[str], separator: str = " "
+    ) -> list[np.ndarray]:
+        """Each continuation token's log-probability, masked in turn, its context (joined by `separator`) visible."""
+        return self._one_at_a_time(contexts, continuations, target_logprobs, separator)
 
-    def conditional_logprob(
-        self, contexts: Sequence[str], continuations: Sequence[str], reduction: Reduction = "sum"
-    ) -> np.ndarray:
-        """Pseudo-log-likelihood of each continuation's tokens, masked one at a time, context visible."""
-        check_reduction(reduction)
-        return reduce_logprobs(self._one_at_a_time(contexts, continuations), reduction)
+    def token_ranks(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """Rank of every (non-special) token of each text at its mask (1 = the model's most probable token)."""
+        return self._one_at_a_time([""] * len(texts), texts, target_ranks)
+
+    def token_names(self, texts: Sequence[str]) -> list[list[str]]:
+        """Each text's scored (non-special) tokens, decoded and stripped as minicons shows them."""
+        check_texts(texts)
+        names = []
+        for tokens in tokenise(self.tokenizer, texts, add_special_tokens=True):
+            scored = [token for token, special in zip(tokens.ids, tokens.special, strict=True) if not special]
+            names.append([self.tokenizer.decode([token]).strip() for token in scored])
+        return names
 
     def masked_logprobs(
         self,
@@ -130,46 +114,35 @@ class MaskedLMScorer:
                 raise DataFormatError(f"text {index} ({texts[index]!r}) has no tokens in the scored span {scored}")
             masked = sorted({i for span in (*masks, scored) for i in tokens.covering(*span)})
             requests.append(_Request(tokens.ids, tuple(masked), tuple(scored_tokens)))
-        return self._logprobs(requests)
+        return self._measure(requests, target_logprobs)
 
     # --- text preparation -----------------------------------------------------------------------------
 
-    def _one_at_a_time(self, contexts: Sequence[str], continuations: Sequence[str]) -> list[np.ndarray]:
+    def _one_at_a_time(
+        self, contexts: Sequence[str], continuations: Sequence[str], measure: Measure, separator: str = " "
+    ) -> list[np.ndarray]:
         """Mask each of the continuation's tokens in turn; gather the scores back into one array per text."""
-        if len(contexts) != len(continuations):
-            raise DataFormatError(
-                f"{len(contexts)} contexts but {len(continuations)} continuations; give one context per continuation"
-            )
-        check_texts(continuations, "continuation")
-        joined = [join(context, continuation) for context, continuation in zip(contexts, continuations, strict=True)]
-        tokenised: list[TokenisedText] = tokenise(self.tokenizer, [text for text, _ in joined], add_special_tokens=True)
-        requests, owners = [], []
-        for index, ((text, start), tokens) in enumerate(zip(joined, tokenised, strict=True)):
-            covered = tokens.covering(start, len(text))
-            if not covered:
-                raise DataFormatError(f"continuation {index} ({continuations[index]!r}) has no tokens to score")
+        requests, counts = [], []
+        for tokens, covered in continuation_tokens(self.tokenizer, contexts, continuations, separator, True):
             requests.extend(_Request(tokens.ids, (position,), (position,)) for position in covered)
-            owners.extend([index] * len(covered))
-        values = self._logprobs(requests)
-        per_text: list[list[float]] = [[] for _ in continuations]
-        for owner, value in zip(owners, values, strict=True):
-            per_text[owner].append(float(value[0]))
-        return [np.array(scores, dtype=np.float64) for scores in per_text]
+            counts.append(len(covered))
+        values = np.concatenate(self._measure(requests, measure))  # one value per request
+        return np.split(values, np.cumsum(counts)[:-1])
 
     # --- the compute core -----------------------------------------------------------------------------
 
-    def _logprobs(self, requests: Sequence[_Request]) -> list[np.ndarray]:
-        """Log-probabilities of each request's scored tokens with its masked positions masked, input order."""
+    def _measure(self, requests: Sequence[_Request], measure: Measure) -> list[np.ndarray]:
+        """`measure` at each request's scored tokens with its masked positions masked, input order."""
         order = sorted(range(len(requests)), key=lambda i: len(requests[i].ids))
         results: list[np.ndarray] = [np.empty(0)] * len(requests)
         with torch.inference_mode():
             for begin in range(0, len(order), self.batch_size):
                 chunk = order[begin : begin + self.batch_size]
-                for index, values in zip(chunk, self._forward([requests[i] for i in chunk]), strict=True):
+                for index, values in zip(chunk, self._forward([requests[i] for i in chunk], measure), strict=True):
                     results[index] = values
         return results
 
-    def _forward(self, requests: Sequence[_Request]) -> list[np.ndarray]:
+    def _forward(self, requests: Sequence[_Request], measure: Measure) -> list[np.ndarray]:
         width = max(len(request.ids) for request in requests)
         ids = torch.full((len(requests), width), self._pad, dtype=torch.long)
         mask = torch.zeros((len(requests), width), dtype=torch.long)
@@ -184,8 +157,6 @@ class MaskedLMScorer:
         logits = self.model(input_ids=ids.to(self.device), attention_mask=mask.to(self.device)).logits
         rows_at = torch.tensor(rows, device=self.device)
         positions_at = torch.tensor(positions, device=self.device)
-        picked = logits[rows_at, positions_at].float().log_softmax(-1)  # (n_scored, V)
-        chosen = picked[torch.arange(len(targets), device=self.device), torch.tensor(targets, device=self.device)]
-        values = chosen.double().cpu().numpy()
+        values = measure(logits[rows_at, positions_at], torch.tensor(targets, device=self.device)).cpu().numpy()
         split = np.cumsum([len(request.scored) for request in requests])[:-1]
         return np.split(values, split)

@@ -50,16 +50,16 @@ def check_texts(texts: Sequence[str], role: str = "text") -> None:
             raise DataFormatError(f"{role} {index} is empty ({text!r}); give a non-empty string")
 
 
-def join(context: str, continuation: str) -> tuple[str, int]:
-    """The text `context + " " + continuation` and where the continuation's part starts: at the joining space.
+def join(context: str, continuation: str, separator: str = " ") -> tuple[str, int]:
+    """The text `context + separator + continuation` and where the continuation's part starts: at the separator.
 
-    The space belongs to the continuation, so a token that carries it (" The", or a lone space token when
-    the vocabulary lacks the word with its space) is scored with the continuation, as a left-to-right
+    The separator belongs to the continuation, so a token that carries it (" The", or a lone space token
+    when the vocabulary lacks the word with its space) is scored with the continuation, as a left-to-right
     reading of the joined text would. An empty context gives the continuation alone, starting at 0.
     """
     if not context:
         return continuation, 0
-    return f"{context} {continuation}", len(context)
+    return f"{context}{separator}{continuation}", len(context)
 
 
 def tokenise(
@@ -81,3 +81,28 @@ def tokenise(
                 TokenisedText(tuple(ids), tuple((int(a), int(b)) for a, b in offsets), tuple(map(bool, special)))
             )
     return encoded
+
+
+def continuation_tokens(
+    tokenizer: "PreTrainedTokenizerBase",
+    contexts: Sequence[str],
+    continuations: Sequence[str],
+    separator: str = " ",
+    add_special_tokens: bool = False,
+) -> list[tuple[TokenisedText, list[int]]]:
+    """Each joined text tokenised once, with the indices of its continuation's tokens (see `join`), input order."""
+    if len(contexts) != len(continuations):
+        raise DataFormatError(
+            f"{len(contexts)} contexts but {len(continuations)} continuations; give one context per continuation"
+        )
+    check_texts(continuations, "continuation")
+    pairs = zip(contexts, continuations, strict=True)
+    joined = [join(context, continuation, separator) for context, continuation in pairs]
+    tokenised = tokenise(tokenizer, [text for text, _ in joined], add_special_tokens)
+    spans = []
+    for index, ((text, start), tokens) in enumerate(zip(joined, tokenised, strict=True)):
+        covered = tokens.covering(start, len(text))
+        if not covered:
+            raise DataFormatError(f"continuation {index} ({continuations[index]!r}) has no tokens to score")
+        spans.append((tokens, covered))
+    return spans
