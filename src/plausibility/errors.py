@@ -18,3 +18,7 @@ class UnknownNameError(PlausibilityError):
 
     def __init__(self, kind: str, name: str, known: list[str] | tuple[str, ...]) -> None:
         super().__init__(f"unknown {kind} {name!r}; known: {', '.join(sorted(known))}")
+
+
+class IncompatibleCheckpointError(PlausibilityError):
+    """A checkpoint's weights do not fit the model they are loaded into; the message names the file and the fix."""
