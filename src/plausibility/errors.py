@@ -22,3 +22,7 @@ class UnknownNameError(PlausibilityError):
 
 class OutputPathError(PlausibilityError):
     """An output cannot be written where asked (a folder, a read-only or virtual location); the message names it."""
+
+
+class IncompatibleCheckpointError(PlausibilityError):
+    """A checkpoint's weights do not fit the model they are loaded into; the message names the file and the fix."""

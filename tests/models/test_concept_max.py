@@ -10,7 +10,7 @@ from torch import nn
 from plausibility.lexicon.training_lexicon import TrainingLexicon
 from plausibility.models.components.classifier import TripleClassifier
 from plausibility.models.scorer import NetScorer
-from plausibility.models.system import PlausibilityModule, training_abstractions
+from plausibility.models.system import PlausibilityModule
 from plausibility.scoring.concept_max import ConceptMax
 from plausibility.triple import Triple
 
@@ -112,20 +112,21 @@ def test_dedup_gives_the_naive_scores_with_a_real_net(roberta_backbone: str, lex
 
 def test_training_abstractions_start_with_the_event_and_never_repeat(lexicon: TrainingLexicon) -> None:
     grid = lexicon.abstractor.grid(EVENTS[0])
-    drawn = training_abstractions(grid, 3, np.random.default_rng(0))
+    module = PlausibilityModule(net=KnownLogitNet(), abstractions=3, seed=0)
+    drawn = module.sampled_abstractions(grid)
     assert drawn[0] == EVENTS[0] and len(drawn) == 4 and len(set(drawn)) == 4
     assert set(drawn) <= set(grid.triples())
-    assert training_abstractions(lexicon.abstractor.grid(UNKNOWN), 3, np.random.default_rng(0)) == [UNKNOWN]
+    assert module.sampled_abstractions(lexicon.abstractor.grid(UNKNOWN)) == [UNKNOWN]
 
 
 def test_training_reduces_the_sampled_logits_with_logsumexp(lexicon: TrainingLexicon) -> None:
     module = PlausibilityModule(net=KnownLogitNet(), abstractions=3, seed=5)
     events = [EVENTS[0], UNKNOWN]
     logits = module.training_logits(events)
-    replay = np.random.default_rng(5)
+    replay = PlausibilityModule(net=KnownLogitNet(), abstractions=3, seed=5)
     expected = []
     for grid in lexicon.abstractor.grids(events):
-        drawn = training_abstractions(grid, 3, replay)
+        drawn = replay.sampled_abstractions(grid)
         expected.append(np.logaddexp.reduce([_known_logit(t) for t in drawn]))
     assert logits.tolist() == pytest.approx(expected, abs=1e-12)
     assert logits[1].item() == pytest.approx(_known_logit(UNKNOWN))  # masked slots add nothing

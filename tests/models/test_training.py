@@ -2,15 +2,19 @@
 
 import csv
 import os
+import shutil
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
 import torch
 import yaml
+from lightning.pytorch import Callback, LightningModule, Trainer
 
 from plausibility.cli import main
+from plausibility.errors import IncompatibleCheckpointError
 from plausibility.models.checkpoint import load_checkpoint_scorer
 from plausibility.models.datamodule import PairsDataModule
 from plausibility.models.system import PlausibilityModule
@@ -127,3 +131,130 @@ def test_paper_configs_hold_the_thesis_hyperparameters(
     assert optimizer["lr_scheduler"]["scheduler"].total_iters == 10_000
     assert cli.datamodule.batch_size == 128 and cli.trainer.max_epochs == 2
     assert (CONFIGS / f"{model}-paper.yaml").read_text().count("backbone: roberta-base") == 1
+
+
+class _CopyCheckpointAt(Callback):
+    """Copies `last.ckpt` as it stands when step `step` begins: what a run stopped there would have left."""
+
+    def __init__(self, step: int, last: Path, copy: Path) -> None:
+        self.step, self.last, self.copy = step, last, copy
+
+    def on_train_batch_start(self, trainer: Trainer, pl_module: LightningModule, batch: object, batch_idx: int) -> None:
+        if trainer.global_step == self.step:
+            shutil.copy(self.last, self.copy)
+
+
+class _RecordRates(Callback):
+    """The learning rate each optimizer step uses, read from the optimizer."""
+
+    def __init__(self) -> None:
+        self.rates: list[float] = []
+
+    def on_train_batch_start(self, trainer: Trainer, pl_module: LightningModule, batch: object, batch_idx: int) -> None:
+        self.rates.append(trainer.optimizers[0].param_groups[0]["lr"])
+
+
+def _config_with(tmp_path: Path, config: str, **checkpoint_args: object) -> str:
+    """`config` with the checkpoint callback's init args updated, written into `tmp_path`."""
+    loaded = yaml.safe_load((CONFIGS / config).read_text())
+    (callback,) = [c for c in loaded["trainer"]["callbacks"] if c["class_path"].endswith("ModelCheckpoint")]
+    callback["init_args"].update(checkpoint_args)
+    path = tmp_path / config
+    path.write_text(yaml.safe_dump(loaded))
+    return str(path)
+
+
+def test_resuming_a_stopped_run_reproduces_the_unbroken_run_exactly(
+    roberta_backbone: str, fixtures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ConceptMax draws abstractions (numpy) and dropout (torch); 160 pairs in batches of 32 are 5 steps an
+    # epoch, so the resumed half crosses into a second epoch; linear decay ties the rate to the step.
+    monkeypatch.chdir(tmp_path)
+    config = _config_with(tmp_path, "concept_max.yaml", last_every_n_steps=4)
+    steps = ["--trainer.max_steps=8", "--trainer.max_epochs=100", "--trainer.val_check_interval=3"]
+    steps += ["--trainer.limit_val_batches=1", "--model.scheduler.init_args.warmup_steps=2"]
+    steps += ["--model.scheduler.init_args.decay=linear"]
+    arguments = ["fit", *_arguments(config, roberta_backbone, fixtures, *steps)]
+    folder = tmp_path / "runs" / "concept_max" / "checkpoints"
+    copy = _CopyCheckpointAt(5, folder / "last.ckpt", tmp_path / "stopped.ckpt")
+    unbroken = TrainingCLI(PlausibilityModule, PairsDataModule, args=arguments, trainer_defaults={"callbacks": [copy]})
+    stopped = torch.load(tmp_path / "stopped.ckpt", map_location="cpu", weights_only=True)
+    assert stopped["global_step"] == 4 and stopped["loops"]["fit_loop"]["state_dict"]["combined_loader"] == [
+        {"epoch": 0, "position": 128}
+    ]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        resumed = TrainingCLI(
+            PlausibilityModule, PairsDataModule, args=[*arguments, f"--ckpt_path={tmp_path / 'stopped.ckpt'}"]
+        )
+    assert not [w for w in caught if "not resumable" in str(w.message)]
+    assert resumed.trainer.global_step == unbroken.trainer.global_step == 8
+    final, restarted = unbroken.model.state_dict(), resumed.model.state_dict()
+    assert final.keys() == restarted.keys()
+    assert max((final[name] - restarted[name]).abs().max().item() for name in final) == 0.0
+    assert any(not torch.equal(final[name], stopped["state_dict"][name]) for name in final)  # it did train on
+    assert unbroken.model.rng.bit_generator.state == resumed.model.rng.bit_generator.state
+    assert resumed.trainer.optimizers[0].param_groups[0]["lr"] == 0.0
+
+
+def test_a_linear_decay_reaches_zero_at_max_steps(
+    roberta_backbone: str, fixtures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    schedule = ["--model.scheduler.init_args.warmup_steps=2", "--model.scheduler.init_args.decay=linear"]
+    steps = ["--trainer.max_steps=6", "--trainer.max_epochs=100", "--trainer.limit_val_batches=0"]
+    steps += ["--data.batch_size=8"]
+    rates = _RecordRates()
+    cli = TrainingCLI(
+        PlausibilityModule,
+        PairsDataModule,
+        args=["fit", *_arguments("roberta.yaml", roberta_backbone, fixtures, *schedule, *steps)],
+        trainer_defaults={"callbacks": [rates]},
+    )
+    # lr 1e-4; warm-up from 1% over 2 steps, then 1 - (step - 2) / 4: zero once the 6th step is taken
+    assert rates.rates == pytest.approx([1e-6, 5.05e-5, 1e-4, 7.5e-5, 5e-5, 2.5e-5], rel=1e-9)
+    assert cli.trainer.optimizers[0].param_groups[0]["lr"] == 0.0
+
+
+@pytest.fixture
+def roberta_checkpoint(roberta_backbone: str, fixtures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A RoBERTa classifier trained for 2 steps, its optimizer state and schedule 2 steps on."""
+    monkeypatch.chdir(tmp_path)
+    steps = ["--trainer.max_steps=2", "--trainer.limit_val_batches=0"]
+    TrainingCLI(
+        PlausibilityModule,
+        PairsDataModule,
+        args=["fit", *_arguments("roberta.yaml", roberta_backbone, fixtures, *steps)],
+    )
+    return tmp_path / "runs" / "roberta" / "checkpoints" / "last.ckpt"
+
+
+def test_init_from_starts_from_the_nets_weights_with_a_fresh_optimizer(
+    roberta_checkpoint: Path, roberta_backbone: str, fixtures: Path
+) -> None:
+    source = torch.load(roberta_checkpoint, map_location="cpu", weights_only=True)
+    assert source["optimizer_states"][0]["state"][0]["step"].item() == 2
+    arguments = _arguments("concept_max.yaml", roberta_backbone, fixtures, f"--model.init_from={roberta_checkpoint}")
+    built = TrainingCLI(PlausibilityModule, PairsDataModule, run=False, args=arguments)
+    weights = built.model.state_dict()
+    assert weights.keys() == source["state_dict"].keys()
+    assert all(torch.equal(weights[name], source["state_dict"][name]) for name in weights)
+
+    steps = ["--trainer.max_steps=1", "--trainer.limit_val_batches=0"]
+    trained = TrainingCLI(PlausibilityModule, PairsDataModule, args=["fit", *arguments, *steps])
+    optimizer = trained.trainer.optimizers[0]
+    assert {state["step"].item() for state in optimizer.state.values()} == {1}
+    assert trained.trainer.lr_scheduler_configs[0].scheduler.last_epoch == 1
+
+
+def test_init_from_a_checkpoint_of_another_backbone_says_which(
+    roberta_checkpoint: Path, bert_backbone: str, fixtures: Path
+) -> None:
+    arguments = _arguments("roberta.yaml", bert_backbone, fixtures, f"--model.init_from={roberta_checkpoint}")
+    with pytest.raises(IncompatibleCheckpointError) as raised:
+        TrainingCLI(PlausibilityModule, PairsDataModule, run=False, args=arguments)
+    assert str(raised.value) == (
+        f"{roberta_checkpoint}: its net does not fit this one (1 weight differs, e.g. "
+        "encoder.embeddings.position_embeddings.weight is (66, 32) there, (64, 32) here); "
+        "give init_from a checkpoint trained with the same net and backbone"
+    )

@@ -12,6 +12,7 @@ from torch.utils.data import DataLoader, Dataset
 
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.evaluation.datasets import DatasetName, load_plausibility_set
+from plausibility.models.resumable_loader import ResumableLoader, ResumableSampler
 from plausibility.resources import data_dir
 from plausibility.triple import Triple
 
@@ -93,6 +94,7 @@ class PairsDataModule(L.LightningDataModule):
         eval_batch_size: int = 256,
         datasets: tuple[DatasetName, ...] = ("pep3k", "20q"),
         num_workers: int = 0,
+        seed: int = 0,
     ) -> None:
         """Args:
         pairs: Parquet file with columns subject, verb, object, negative_subject, negative_verb,
@@ -102,6 +104,7 @@ class PairsDataModule(L.LightningDataModule):
         eval_batch_size: events per validation or test step.
         datasets: the evaluation sets reported by validation and test.
         num_workers: data loader worker processes.
+        seed: seed of the training order, a fresh shuffle each epoch; a resumed run continues it.
         """
         super().__init__()
         self.pairs = pairs
@@ -109,6 +112,7 @@ class PairsDataModule(L.LightningDataModule):
         self.eval_batch_size = eval_batch_size
         self.datasets = tuple(datasets)
         self.num_workers = num_workers
+        self.seed = seed
 
     @cached_property
     def _columns(self) -> dict[str, list[str]]:
@@ -135,13 +139,17 @@ class PairsDataModule(L.LightningDataModule):
         # Batches hold triples, not tensors: features move to the device once the net has tokenised them.
         return batch
 
-    def train_dataloader(self) -> DataLoader:
-        return DataLoader(
-            _Pairs(self._columns),
+    def train_dataloader(self) -> ResumableLoader:
+        pairs = _Pairs(self._columns)
+        trainer = self.trainer
+        replicas, rank = (trainer.world_size, trainer.global_rank) if trainer is not None else (1, 0)
+        return ResumableLoader(
+            pairs,
             batch_size=self.batch_size,
-            shuffle=True,
+            sampler=ResumableSampler(pairs, num_replicas=replicas, rank=rank, seed=self.seed),
             collate_fn=_collate_pairs,
             num_workers=self.num_workers,
+            generator=self._generator(),
         )
 
     def val_dataloader(self) -> list[DataLoader]:
@@ -157,6 +165,12 @@ class PairsDataModule(L.LightningDataModule):
                 batch_size=self.eval_batch_size,
                 collate_fn=_collate_events,
                 num_workers=self.num_workers,
+                generator=self._generator(),
             )
             for name in self.datasets
         ]
+
+    def _generator(self) -> torch.Generator:
+        # Each iteration of a DataLoader draws a seed for its workers, from the global RNG unless given a
+        # generator; that draw would shift dropout's random stream between a resumed and an unbroken run.
+        return torch.Generator().manual_seed(self.seed)

@@ -1,7 +1,7 @@
 """`PlausibilityModule`: the shared objective, BCE on attested vs pseudo-negative events (thesis 6.5)."""
 
 from collections import defaultdict
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import lightning as L
 import numpy as np
@@ -11,26 +11,20 @@ from lightning.pytorch.cli import LRSchedulerCallable, OptimizerCallable
 from lightning.pytorch.utilities import rank_zero_warn
 from torch import nn
 
+from plausibility.errors import IncompatibleCheckpointError
 from plausibility.evaluation.metrics import roc_auc
-from plausibility.lexicon.abstractions import AbstractionGrid
 from plausibility.lexicon.training_lexicon import TrainingLexicon
+from plausibility.models.abstraction_sampling import SamplingScheme, sample_cells
 from plausibility.models.components.concept_inject import ConceptInjectClassifier
 from plausibility.models.datamodule import EventBatch, PairBatch
+from plausibility.models.schedules import WarmupDecay
 from plausibility.models.scorer import net_scorer
 from plausibility.scoring.concept_max import ConceptMax
 from plausibility.scoring.protocols import TripleScorer
 from plausibility.triple import Triple
 
-
-def training_abstractions(grid: AbstractionGrid, count: int, rng: np.random.Generator) -> list[Triple]:
-    """The event itself, then up to `count` of its other abstractions drawn without replacement.
-
-    Training scores only these (thesis: three plus the original) and reduces them with LogSumExp; an
-    event with fewer abstractions yields a shorter list, which the caller masks.
-    """
-    others = [triple for triple in grid.triples() if triple != grid.event]
-    picks = rng.choice(len(others), size=min(count, len(others)), replace=False)
-    return [grid.event, *(others[i] for i in sorted(picks))]
+if TYPE_CHECKING:
+    from plausibility.lexicon.abstractions import AbstractionGrid
 
 
 class PlausibilityModule(L.LightningModule):
@@ -38,7 +32,9 @@ class PlausibilityModule(L.LightningModule):
 
     With `abstractions > 0` this is ConceptMax: each event is scored with that many sampled abstractions
     plus itself, reduced by LogSumExp, and evaluated by the hard maximum over all its abstractions.
-    Validation and test log `{stage}/auc_{dataset}` over whole evaluation halves.
+    Validation and test log `{stage}/auc_{dataset}` over whole evaluation halves. A checkpoint also holds
+    the random states of the abstraction sampling and of torch (dropout), so a resumed run takes the same
+    steps as one never stopped.
     """
 
     def __init__(
@@ -46,12 +42,14 @@ class PlausibilityModule(L.LightningModule):
         net: nn.Module,
         vocabulary: list[str] | None = None,
         abstractions: int = 0,
+        abstraction_sampling: SamplingScheme = "uniform",
         min_depth: int = 4,
         wsd: Literal["mfs", "gloss"] = "mfs",
         eval_batch_size: int = 256,
         seed: int = 0,
         optimizer: OptimizerCallable = torch.optim.AdamW,
         scheduler: LRSchedulerCallable | None = None,
+        init_from: str | None = None,
     ) -> None:
         """Args:
         net: a net with `featurize(triples)` and `forward(**features) -> logits`.
@@ -59,12 +57,18 @@ class PlausibilityModule(L.LightningModule):
             lemma is not among them are dropped from chains and abstractions.
         abstractions: ConceptMax's sampled abstractions per event in training (the thesis uses 3); 0 for
             a plain classifier.
+        abstraction_sampling: how those are drawn from the event's grid, "uniform" (the thesis) or
+            "nearby" (favouring the closest hypernyms; see `abstraction_sampling.sample_cells`).
         min_depth: synsets shallower than this are dropped from chains (the thesis uses 4).
-        wsd: word-sense disambiguation of subjects and objects for chains and abstractions.
+        wsd: word-sense disambiguation of subjects and objects for chains and abstractions, in training
+            and evaluation alike.
         eval_batch_size: triples per forward pass when scoring evaluation events.
         seed: seed of the abstraction sampling.
         optimizer: the optimizer, built over all parameters.
-        scheduler: a learning-rate schedule stepped every optimizer step (e.g. a linear warm-up).
+        scheduler: a learning-rate schedule stepped every optimizer step (e.g. a linear warm-up); a
+            `WarmupDecay` without `total_steps` decays over the trainer's steps (`max_steps`, else its epochs').
+        init_from: a checkpoint of `plausibility fit` whose net weights this one starts from (e.g. a
+            trained classifier's for ConceptMax); the optimizer and schedule start afresh.
         """
         super().__init__()
         # Under `plausibility fit` the saved hyperparameters are the resolved config, `net` included, which
@@ -75,11 +79,15 @@ class PlausibilityModule(L.LightningModule):
         if isinstance(net, ConceptInjectClassifier):
             net.attach_lexicon(self.lexicon)
         self.abstractions = abstractions
+        self.abstraction_sampling = abstraction_sampling
         self.eval_batch_size = eval_batch_size
         self.rng = np.random.default_rng(seed)
         self.optimizer = optimizer
         self.scheduler = scheduler
         self._evaluated: dict[str, list[tuple[list[int], np.ndarray, list[int]]]] = defaultdict(list)
+        self._resumed_torch_rng: torch.Tensor | None = None
+        if init_from is not None:
+            self._load_net(init_from)
 
     def scorer(self) -> TripleScorer:
         """The model as a TripleScorer: logits of the net, or ConceptMax's maximum over abstractions."""
@@ -90,8 +98,7 @@ class PlausibilityModule(L.LightningModule):
         """Training-time logits of events, shape (n,); ConceptMax's LogSumExp over sampled abstractions."""
         if not self.abstractions:
             return self._logits(triples)
-        grids = self.lexicon.abstractor.grids(triples)
-        groups = [training_abstractions(grid, self.abstractions, self.rng) for grid in grids]
+        groups = [self.sampled_abstractions(grid) for grid in self.lexicon.abstractor.grids(triples)]
         logits = self._logits([triple for group in groups for triple in group])  # (sum of group sizes,)
         rows = torch.tensor([row for row, group in enumerate(groups) for _ in group], device=logits.device)
         columns = torch.tensor([column for group in groups for column in range(len(group))], device=logits.device)
@@ -99,6 +106,13 @@ class PlausibilityModule(L.LightningModule):
         table = logits.new_full((len(groups), 1 + self.abstractions), float("-inf"))
         table = table.index_put((rows, columns), logits)  # (n, 1 + abstractions)
         return torch.logsumexp(table, dim=1)
+
+    def sampled_abstractions(self, grid: "AbstractionGrid") -> list[Triple]:
+        """The event, then the abstractions drawn for it this step (fewer when its grid has fewer)."""
+        cols = grid.shape[1]
+        triples = grid.triples()
+        cells = sample_cells(grid.shape, self.abstractions, self.rng, self.abstraction_sampling)
+        return [grid.event, *(triples[row * cols + col] for row, col in cells)]
 
     def training_step(self, batch: PairBatch, batch_idx: int) -> torch.Tensor:
         size = len(batch.positives)
@@ -109,6 +123,17 @@ class PlausibilityModule(L.LightningModule):
         self.log("train/loss", loss, prog_bar=True, batch_size=size)
         self.log("train/accuracy", accuracy, batch_size=size)
         return loss
+
+    def on_train_start(self) -> None:
+        # Sized here, not in `configure_optimizers`: estimating the run's steps there builds the train loader
+        # before a resumed run has restored its loops, so the loader's saved position would never be loaded.
+        for config in self.trainer.lr_scheduler_configs:
+            if isinstance(config.scheduler, WarmupDecay) and config.scheduler.total_steps is None:
+                config.scheduler.total_steps = int(self.trainer.estimated_stepping_batches)
+        # Restored here, not when the checkpoint is read: setting up the run may still draw from torch's RNG.
+        if self._resumed_torch_rng is not None:
+            torch.set_rng_state(self._resumed_torch_rng)
+            self._resumed_torch_rng = None
 
     def validation_step(self, batch: EventBatch, batch_idx: int, dataloader_idx: int = 0) -> None:
         self._evaluation_step(batch)
@@ -127,6 +152,39 @@ class PlausibilityModule(L.LightningModule):
         if self.scheduler is None:
             return {"optimizer": optimizer}
         return {"optimizer": optimizer, "lr_scheduler": {"scheduler": self.scheduler(optimizer), "interval": "step"}}
+
+    def on_save_checkpoint(self, checkpoint: dict) -> None:
+        # Lightning keeps the data order (the train loader's state) but no random state of its own.
+        checkpoint["random_state"] = {"abstractions": self.rng.bit_generator.state, "torch": torch.get_rng_state()}
+
+    def on_load_checkpoint(self, checkpoint: dict) -> None:
+        state = checkpoint.get("random_state")
+        if state is not None:
+            self.rng.bit_generator.state = state["abstractions"]
+            self._resumed_torch_rng = state["torch"]
+
+    def _load_net(self, path: str) -> None:
+        """The net's weights from another run's checkpoint, which must hold the same net."""
+        from plausibility.models.checkpoint import read_checkpoint  # it imports this module
+
+        prefix = "net."
+        stored = read_checkpoint(path).get("state_dict", {})
+        theirs = {name.removeprefix(prefix): value for name, value in stored.items() if name.startswith(prefix)}
+        own = self.net.state_dict()
+        mismatches = [f"{name} is missing there" for name in own if name not in theirs]
+        mismatches += [
+            f"{name} is {tuple(theirs[name].shape)} there, {tuple(own[name].shape)} here"
+            for name in own
+            if name in theirs and theirs[name].shape != own[name].shape
+        ]
+        mismatches += [f"{name} is not in this net" for name in theirs if name not in own]
+        if mismatches:
+            count = "1 weight differs" if len(mismatches) == 1 else f"{len(mismatches)} weights differ"
+            raise IncompatibleCheckpointError(
+                f"{path}: its net does not fit this one ({count}, e.g. {mismatches[0]}); "
+                "give init_from a checkpoint trained with the same net and backbone"
+            )
+        self.net.load_state_dict(theirs)
 
     def _logits(self, triples: list[Triple]) -> torch.Tensor:
         features = self.net.featurize(triples)

@@ -1,0 +1,55 @@
+"""`PlausibilityModule`'s ConceptMax training: which abstractions it scores, on grids of its own WSD choice."""
+
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+import torch
+from torch import nn
+
+from plausibility.models.abstraction_sampling import sample_cells
+from plausibility.models.system import PlausibilityModule
+from plausibility.triple import Triple
+
+
+class TextLogitNet(nn.Module):
+    """A logit per triple fixed by its text, so a LogSumExp names the triples it was taken over."""
+
+    def featurize(self, triples: Sequence[Triple]) -> dict[str, torch.Tensor]:
+        return {"logits": torch.tensor([_text_logit(t) for t in triples], dtype=torch.float64)}
+
+    def forward(self, logits: torch.Tensor) -> torch.Tensor:
+        return logits
+
+
+def _text_logit(triple: Triple) -> float:
+    return float(sum(ord(c) * (i + 1) for i, c in enumerate(str(triple))) % 997) / 100
+
+
+def test_the_system_scores_the_event_and_the_triples_of_the_drawn_cells() -> None:
+    module = PlausibilityModule(net=TextLogitNet(), abstractions=3, abstraction_sampling="nearby", seed=5)
+    grid = module.lexicon.abstractor.grid(Triple("dentist", "breathe", "helium"))
+    cells = sample_cells(grid.shape, 3, np.random.default_rng(5), "nearby")
+    expected = [grid.event, *(Triple(grid.subjects[row].text, "breathe", grid.objects[col].text) for row, col in cells)]
+    assert module.sampled_abstractions(grid) == expected
+    assert len(set(expected)) == 4
+
+
+@pytest.mark.integration
+def test_training_grids_follow_the_wsd_choice(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # gloss reads "bat" in "player swing bat" as the club, mfs as the mammal; with more abstractions than
+    # cells, training takes the LogSumExp over the whole grid of the chosen senses.
+    monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path))
+    event = Triple("player", "swing", "bat")
+    logits, objects = {}, {}
+    for wsd in ("mfs", "gloss"):
+        module = PlausibilityModule(net=TextLogitNet(), abstractions=10_000, wsd=wsd)
+        hierarchy = module.lexicon.hierarchy
+        sense = {"mfs": "bat.n.01", "gloss": "bat.n.05"}[wsd]
+        objects[wsd] = [concept.text for concept in hierarchy.chain(sense) if concept.synset != sense] + ["bat"]
+        subjects = [c.text for c in hierarchy.chain("player.n.01") if c.synset != "player.n.01"] + ["player"]
+        cells = [Triple(s, "swing", o) for s in subjects for o in objects[wsd]]
+        assert module.lexicon.abstractor.grid(event).triples() == cells
+        logits[wsd] = module.training_logits([event]).item()
+        assert logits[wsd] == pytest.approx(np.logaddexp.reduce([_text_logit(t) for t in cells]), abs=1e-12)
+    assert objects["mfs"] != objects["gloss"] and logits["mfs"] != logits["gloss"]
