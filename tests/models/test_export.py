@@ -1,0 +1,162 @@
+"""`plausibility export`: tiny trained checkpoints as model folders that load without unpickling."""
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+import yaml
+from safetensors.torch import load_file
+
+from plausibility.cli import main
+from plausibility.cli.train import TrainingCLI
+from plausibility.errors import DataFormatError, PlausibilityError, ResourceMissingError
+from plausibility.evaluation.datasets import load_plausibility_set
+from plausibility.evaluation.metrics import roc_auc
+from plausibility.models.checkpoint import load_checkpoint_scorer
+from plausibility.models.datamodule import PairsDataModule
+from plausibility.models.export import export_model
+from plausibility.models.system import PlausibilityModule
+from plausibility.scorers import load_scorer
+from plausibility.scoring.calibration import CalibratedScorer
+from plausibility.scoring.concept_max import ConceptMax
+
+CONFIGS = Path(__file__).parents[2] / "configs" / "models"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+FILES = ["MODEL_CARD.md", "calibration.json", "config.yaml", "lexicon.json", "model.safetensors"]
+
+
+def _train(config: str, backbone: str, folder: Path) -> Path:
+    """A run folder of `plausibility fit` on the fixture pairs: 4 steps of 8 pairs."""
+    arguments = [
+        f"--config={CONFIGS / config}",
+        f"--model.net.init_args.backbone={backbone}",
+        f"--data.pairs={FIXTURES / 'training' / 'pairs.parquet'}",
+        "--data.eval_batch_size=128",
+        "--data.batch_size=8",
+        "--trainer.enable_progress_bar=false",
+        "--trainer.max_steps=4",
+        "--trainer.val_check_interval=4",
+        "--trainer.limit_val_batches=1",
+    ]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(folder)
+        TrainingCLI(PlausibilityModule, PairsDataModule, args=["fit", *arguments])
+    return next(folder.glob("runs/*/checkpoints/last.ckpt")).parent.parent
+
+
+@pytest.fixture(scope="module")
+def classifier_run(roberta_backbone: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _train("roberta.yaml", roberta_backbone, tmp_path_factory.mktemp("classifier"))
+
+
+@pytest.fixture(scope="module")
+def concept_max_run(roberta_backbone: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _train("concept_max.yaml", roberta_backbone, tmp_path_factory.mktemp("concept_max"))
+
+
+@pytest.fixture(scope="module")
+def classifier_folder(classifier_run: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = tmp_path_factory.mktemp("exports") / "classifier"
+    export_model(classifier_run, target, evaluate=False, calibration_pairs=100)
+    return target
+
+
+def _events(count: int) -> tuple[list, list[int]]:
+    events = load_plausibility_set("pep3k", "valid")[:count]
+    return [event.triple for event in events], [event.label for event in events]
+
+
+def test_exported_folder_scores_as_the_checkpoint_within_fp16(classifier_run: Path, classifier_folder: Path) -> None:
+    assert sorted(path.name for path in classifier_folder.iterdir()) == FILES
+    weights = load_file(classifier_folder / "model.safetensors")
+    assert {tensor.dtype for tensor in weights.values() if tensor.is_floating_point()} == {torch.float16}
+    checkpoint = torch.load(classifier_run / "checkpoints" / "last.ckpt", map_location="cpu", weights_only=True)
+    assert sorted(weights) == sorted(name.removeprefix("net.") for name in checkpoint["state_dict"])
+    triples, labels = _events(300)
+    original = load_checkpoint_scorer(str(classifier_run / "checkpoints" / "last.ckpt")).score(triples)
+    exported = load_scorer(str(classifier_folder))
+    assert isinstance(exported, CalibratedScorer)
+    assert next(exported.scorer.net.parameters()).dtype == torch.float32
+    scores = exported.score(triples)
+    assert np.max(np.abs(scores - original)) < 1e-3
+    assert round(roc_auc(labels, scores), 3) == round(roc_auc(labels, original), 3)
+    # the calibrated map keeps the order of the scores, so the AUC of its probabilities is the AUC of the scores
+    assert roc_auc(labels, exported.to_probability(scores)) == roc_auc(labels, scores)
+
+
+def test_a_concept_max_folder_loads_as_concept_max(concept_max_run: Path, tmp_path: Path) -> None:
+    target = tmp_path / "concept_max"
+    export_model(concept_max_run / "checkpoints" / "last.ckpt", target, evaluate=False, calibration_pairs=100)
+    triples, _ = _events(40)
+    original = load_checkpoint_scorer(str(concept_max_run / "checkpoints" / "last.ckpt"))
+    for spec in (str(target), f"conceptmax:{target}"):
+        exported = load_scorer(spec)
+        assert isinstance(exported, ConceptMax) and isinstance(exported.scorer, CalibratedScorer)
+        assert exported.lexicon == original.lexicon
+        assert np.max(np.abs(exported.score(triples) - original.score(triples))) < 1e-3
+
+
+def test_a_folder_holding_a_pickle_file_is_refused(classifier_folder: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "model"
+    shutil.copytree(classifier_folder, folder)
+    torch.save({"weights": torch.ones(2)}, folder / "extra.pt")
+    message = f"{folder}: holds pickle file extra.pt, which could run code when read; remove it or export afresh"
+    with pytest.raises(DataFormatError) as raised:
+        load_scorer(str(folder))
+    assert str(raised.value) == message
+
+
+def test_export_refuses_a_folder_with_files_unless_overwriting(classifier_run: Path, tmp_path: Path) -> None:
+    target = tmp_path / "model"
+    target.mkdir()
+    (target / "notes.txt").write_text("keep me")
+    with pytest.raises(PlausibilityError) as raised:
+        export_model(classifier_run, target, evaluate=False, calibration_pairs=0)
+    assert str(raised.value) == f"{target}: folder is not empty; give an empty or new folder, or pass --overwrite"
+    assert [path.name for path in target.iterdir()] == ["notes.txt"]
+    export_model(classifier_run, target, overwrite=True, evaluate=False, calibration_pairs=0)
+    assert sorted(path.name for path in target.iterdir()) == [
+        "MODEL_CARD.md",
+        "config.yaml",
+        "lexicon.json",
+        "model.safetensors",
+    ]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["model"]  # no staging folder left behind
+
+
+def test_bad_sources_fail_in_one_line_and_write_nothing(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    missing = tmp_path / "runs" / "nothing"
+    assert main(["export", str(missing), str(tmp_path / "out")]) == 1
+    assert capsys.readouterr().err == (
+        f"plausibility export: error: {missing}: no such checkpoint or run folder; train one with `plausibility fit`\n"
+    )
+    empty_run = tmp_path / "run"
+    empty_run.mkdir()
+    with pytest.raises(ResourceMissingError, match="no checkpoints/last.ckpt; give a checkpoint or a run folder"):
+        export_model(empty_run, tmp_path / "out")
+    not_a_checkpoint = tmp_path / "last.ckpt"
+    not_a_checkpoint.write_text("not a checkpoint")
+    with pytest.raises(DataFormatError, match=r"last.ckpt: not a readable checkpoint"):
+        export_model(not_a_checkpoint, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["last.ckpt", "run"]
+
+
+def test_the_command_writes_a_card_with_the_training_record_and_auc(
+    classifier_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    target = tmp_path / "model"
+    assert main(["export", str(classifier_run), str(target), "--calibration-pairs=100"]) == 0
+    printed = capsys.readouterr().out
+    assert f"exported step 4 to {target}" in printed and "AUC pep3k: valid " in printed
+    card = (target / "MODEL_CARD.md").read_text()
+    assert "- steps (global_step): 4\n- batch size: 8\n- pairs seen: 32 (steps x batch size)\n" in card
+    assert "from file modification times of the CSV logger" in card
+    assert "| pep3k | 0." in card and "| 20q | 0." in card
+    assert "Fitted on 200 events: 100 of the 160 pairs of pairs.parquet, drawn by numpy default_rng(0)" in card
+    assert "each pair was seen in training with probability about 20% (32 pairs seen of 160)" in card
+    config = yaml.safe_load((target / "config.yaml").read_text())
+    assert config["format"] == "plausibility-model/1" and config["training"]["batch_size"] == 8
+    assert "vocabulary" not in config["model"] and config["model"]["abstractions"] == 0
