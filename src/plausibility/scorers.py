@@ -1,7 +1,7 @@
 """`load_scorer`: any TripleScorer from one SPEC string, as the CLI and the Python API name them.
 
 A SPEC is a registered name, optionally with an argument after the first colon (`ngram`,
-`ngram:triples.parquet`, `zero-shot:gpt2`, `conceptmax:<SPEC>`), the path of a trained checkpoint
+`ngram:triples.parquet`, `zero-shot:gpt2`, `conceptmax:<SPEC>`, `calibrated:<SPEC>`), the path of a trained checkpoint
 (`*.ckpt`), or a model folder written by `plausibility export` (one holding `model.safetensors`).
 """
 
@@ -19,6 +19,7 @@ FACTORIES: dict[str, str] = {
     "glove-mlp": "plausibility.baselines.glove_mlp:load_glove_mlp",
     "zero-shot": "plausibility.baselines.zero_shot:load_zero_shot",
     "conceptmax": "plausibility.scoring.concept_max:load_concept_max",
+    "calibrated": "plausibility.scoring.calibration:load_calibrated",
 }
 # What `plausibility score` and `load_scorer()` use when no SPEC is given: needs no training, runs offline.
 DEFAULT_SCORER = "zero-shot"
@@ -34,7 +35,7 @@ def _call(target: str, argument: str | None) -> TripleScorer:
 def load_scorer(spec: str) -> TripleScorer:
     """Build the scorer a SPEC names; unknown names fail with the list of known ones."""
     spec = spec.strip()
-    # `glove-mlp:<path>.ckpt` and `conceptmax:<path>.ckpt` name a factory, not a checkpoint path
+    # `glove-mlp:<path>.ckpt`, `conceptmax:<path>.ckpt` and `calibrated:<path>.ckpt` name a factory, not a checkpoint
     if spec.endswith(".ckpt") and spec.partition(":")[0] not in FACTORIES:
         if not Path(spec).is_file():
             raise ResourceMissingError(f"{spec}: no such checkpoint; train one with `plausibility fit`")

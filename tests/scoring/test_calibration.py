@@ -149,3 +149,20 @@ def test_a_broken_calibration_file_is_refused(tmp_path: Path) -> None:
     with pytest.raises(DataFormatError) as raised:
         Calibration.load(path)
     assert str(raised.value) == f"{path}: slope must be positive and both parameters finite; export the model again"
+
+
+def test_calibrated_spec_fits_once_and_reads_the_fit_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from plausibility.scorers import load_scorer
+
+    monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path))
+    scorer = load_scorer("calibrated:ngram")
+    assert isinstance(scorer, CalibratedScorer) and scorer.calibration.n == 2000
+    assert scorer.calibration.slice.startswith("1000 of the ") and scorer.calibration.slope > 0
+    (cached,) = (tmp_path / "calibration").iterdir()
+    assert Calibration.load(cached) == scorer.calibration
+    cached.write_text(json.dumps({**json.loads(cached.read_text()), "slope": 2.0}))
+    assert load_scorer("calibrated:ngram").calibration.slope == 2.0  # read back, not fitted again
+    with pytest.raises(
+        PlausibilityError, match="^calibrated needs the scorer to calibrate, e.g. calibrated:zero-shot$"
+    ):
+        load_scorer("calibrated")
