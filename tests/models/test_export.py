@@ -4,6 +4,7 @@ import shutil
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import torch
 import yaml
@@ -15,7 +16,7 @@ from plausibility.errors import DataFormatError, PlausibilityError, ResourceMiss
 from plausibility.evaluation.datasets import load_plausibility_set
 from plausibility.evaluation.metrics import roc_auc
 from plausibility.models.checkpoint import load_checkpoint_scorer
-from plausibility.models.datamodule import PairsDataModule
+from plausibility.models.datamodule import PAIR_COLUMNS, PairsDataModule
 from plausibility.models.export import export_model
 from plausibility.models.system import PlausibilityModule
 from plausibility.scorers import load_scorer
@@ -23,21 +24,45 @@ from plausibility.scoring.calibration import CalibratedScorer
 from plausibility.scoring.concept_max import ConceptMax
 
 CONFIGS = Path(__file__).parents[2] / "configs" / "models"
-FIXTURES = Path(__file__).parents[1] / "fixtures"
 FILES = ["MODEL_CARD.md", "calibration.json", "config.yaml", "lexicon.json", "model.safetensors"]
 
 
+# Events in the tiny backbone's vocabulary: each verb with objects that fit it, and objects that do not.
+FITTING = {"eat": "bread meat apple fruit cookie", "drink": "water milk", "read": "book", "ride": "horse car"}
+UNFITTING = {"eat": "door car stone", "drink": "book stone door", "read": "water milk", "ride": "milk bread"}
+SUBJECTS = "person dog child chef man woman student teacher farmer".split()
+
+
+def _pairs(folder: Path) -> Path:
+    """Attested events against pseudo-negatives the tiny model can tell apart (the wrong object for the verb)."""
+    rows = []
+    for i, subject in enumerate(SUBJECTS):
+        for j, (verb, objects) in enumerate(FITTING.items()):
+            for k, obj in enumerate(objects.split()):
+                wrong = UNFITTING[verb].split()
+                rows.append((subject, verb, obj, subject, verb, wrong[(i + j + k) % len(wrong)]))
+    path = folder / "pairs.parquet"
+    pd.DataFrame(rows, columns=list(PAIR_COLUMNS)).to_parquet(path)
+    return path
+
+
 def _train(config: str, backbone: str, folder: Path) -> Path:
-    """A run folder of `plausibility fit` on the fixture pairs: 4 steps of 8 pairs."""
+    """A run folder of `plausibility fit`: 12 steps of 4 pairs at a high learning rate.
+
+    Enough for the tiny model to rank the attested events above their pseudo-negatives, which a monotone
+    calibration needs.
+    """
     arguments = [
         f"--config={CONFIGS / config}",
         f"--model.net.init_args.backbone={backbone}",
-        f"--data.pairs={FIXTURES / 'training' / 'pairs.parquet'}",
+        f"--data.pairs={_pairs(folder)}",
         "--data.eval_batch_size=128",
-        "--data.batch_size=8",
+        "--data.batch_size=4",
         "--trainer.enable_progress_bar=false",
-        "--trainer.max_steps=4",
-        "--trainer.val_check_interval=4",
+        "--trainer.max_steps=12",
+        "--trainer.val_check_interval=12",
+        "--model.optimizer.init_args.lr=3e-3",
+        "--model.scheduler.init_args.total_iters=1",
         "--trainer.limit_val_batches=1",
     ]
     with pytest.MonkeyPatch.context() as patch:
@@ -148,15 +173,42 @@ def test_the_command_writes_a_card_with_the_training_record_and_auc(
     classifier_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
     target = tmp_path / "model"
-    assert main(["export", str(classifier_run), str(target), "--calibration-pairs=100"]) == 0
+    assert main(["export", str(classifier_run), str(target), "--calibration-pairs=50"]) == 0
     printed = capsys.readouterr().out
-    assert f"exported step 4 to {target}" in printed and "AUC pep3k: valid " in printed
+    assert f"exported step 12 to {target}" in printed and "AUC pep3k: valid " in printed
     card = (target / "MODEL_CARD.md").read_text()
-    assert "- steps (global_step): 4\n- batch size: 8\n- pairs seen: 32 (steps x batch size)\n" in card
+    assert "- steps (global_step): 12\n- batch size: 4\n- pairs seen: 48 (steps x batch size)\n" in card
     assert "from file modification times of the CSV logger" in card
     assert "| pep3k | 0." in card and "| 20q | 0." in card
-    assert "Fitted on 200 events: 100 of the 160 pairs of pairs.parquet, drawn by numpy default_rng(0)" in card
-    assert "each pair was seen in training with probability about 20% (32 pairs seen of 160)" in card
+    assert "Fitted on 100 events: 50 of the 90 pairs of pairs.parquet, drawn by numpy default_rng(0)" in card
+    assert "each pair was seen in training with probability about 53% (48 pairs seen of 90)" in card
     config = yaml.safe_load((target / "config.yaml").read_text())
-    assert config["format"] == "plausibility-model/1" and config["training"]["batch_size"] == 8
+    assert config["format"] == "plausibility-model/1" and config["training"]["batch_size"] == 4
     assert "vocabulary" not in config["model"] and config["model"]["abstractions"] == 0
+
+
+def test_a_failed_export_leaves_nothing_behind(classifier_run: Path, tmp_path: Path) -> None:
+    broken = tmp_path / "pairs.parquet"
+    broken.write_text("not parquet")
+    target = tmp_path / "exports" / "model"
+    with pytest.raises(DataFormatError, match=r"pairs.parquet: not a pairs table with subject, verb, object"):
+        export_model(classifier_run, target, evaluate=False, calibration_pairs=10, pairs=broken)
+    assert list((tmp_path / "exports").iterdir()) == []  # neither the folder nor its staging copy
+
+
+def test_a_folder_without_weights_names_the_fix(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["score", "dog", "eat", "bone", "--model", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == (
+        f"plausibility score: error: {tmp_path}: no model.safetensors here; export a model with `plausibility export`\n"
+    )
+
+
+def test_a_concept_inject_folder_keeps_reading_senses(roberta_backbone: str, tmp_path: Path) -> None:
+    run = _train("concept_inject.yaml", roberta_backbone, tmp_path)
+    export_model(run, tmp_path / "model", evaluate=False, calibration_pairs=0)
+    exported = load_scorer(str(tmp_path / "model"))
+    assert not isinstance(exported, CalibratedScorer)  # no calibration asked for: the net's own sigmoid
+    assert hasattr(exported, "score_abstractions")
+    triples, _ = _events(50)
+    original = load_checkpoint_scorer(str(run / "checkpoints" / "last.ckpt")).score(triples)
+    assert np.max(np.abs(exported.score(triples) - original)) < 1e-3

@@ -16,7 +16,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         help="write a trained model as fp16 safetensors with its config, lexicon, calibration and card",
         description="Write DIR/model.safetensors (the net's weights in fp16), config.yaml, lexicon.json, "
         "calibration.json (Platt scaling on a seeded slice of training pairs) and MODEL_CARD.md (with AUC "
-        "and 95%% intervals measured on the exported weights). DIR is then a SPEC for every --model.",
+        "and 95% intervals measured on the exported weights). DIR is then a SPEC for every --model.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
