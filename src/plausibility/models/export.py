@@ -199,6 +199,7 @@ def export_model(
 
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.export."))
+    staging.chmod(0o755)  # mkdtemp's folder is private; the model folder is as readable as any other
     try:
         _write_weights(net_state, staging / WEIGHTS)
         model = {k: v for k, v in hparams.items() if k not in (*LEXICON_ARGS, *_INTERNAL_ARGS)}
