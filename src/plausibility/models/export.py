@@ -237,6 +237,8 @@ def export_model(
         result = ExportResult(target, sizes, training["global_step"], run, auc, calibration, valid_ece)
         (staging / CARD).write_text(model_card(result, config, lexicon, pairs_path), encoding="utf-8")
         sizes[CARD] = (staging / CARD).stat().st_size
+        for path in staging.iterdir():
+            path.chmod(0o644)  # temporary files are created private; the model's files are as readable as any
         _move_into_place(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
