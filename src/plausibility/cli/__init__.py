@@ -5,11 +5,11 @@ import sys
 from collections.abc import Sequence
 
 from plausibility import __version__
-from plausibility.cli import consistency, demo, evaluate, extract, pairs, report, resources, score, train
+from plausibility.cli import consistency, demo, evaluate, export, extract, pairs, report, resources, score, train
 from plausibility.errors import PlausibilityError
 
 # Each module adds one subparser whose `run(args) -> int` calls the Python API and renders the result.
-COMMANDS = (demo, resources, score, train, evaluate, consistency, pairs, extract, report)
+COMMANDS = (demo, resources, score, train, export, evaluate, consistency, pairs, extract, report)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -34,20 +34,46 @@ def read_checkpoint(path: str) -> dict:
         raise DataFormatError(f"{path}: not a readable checkpoint ({str(error).splitlines()[0]})") from error
 
 
-def load_checkpoint_module(path: str) -> PlausibilityModule:
-    """The trained system, rebuilt from the checkpoint's saved config and weights, in eval mode on the CPU."""
-    checkpoint = read_checkpoint(path)
-    hparams = checkpoint.get("hyper_parameters", {})
+def build_module(source: str, hparams: dict, net_state: dict[str, torch.Tensor]) -> PlausibilityModule:
+    """The trained system from its saved hyperparameters and its net's weights, in eval mode on the CPU.
+
+    The one path from saved config to model, shared by checkpoints and exported folders: the net class comes
+    from this package only, and weights of any floating dtype (an export's fp16) load into float32 parameters.
+    """
     net_config = hparams.get("net")
     if not isinstance(net_config, dict) or "class_path" not in net_config:
-        raise DataFormatError(f"{path}: no net config in the checkpoint; use one written by `plausibility fit`")
-    net = _net_class(path, net_config["class_path"])(**net_config.get("init_args", {}))
+        raise DataFormatError(f"{source}: no net config; use a model written by `plausibility fit` or `export`")
+    net = _net_class(source, net_config["class_path"])(**net_config.get("init_args", {}))
     with warnings.catch_warnings():
         # Outside `plausibility fit` the net reaches the system as a module; nothing is saved from here.
         warnings.filterwarnings("ignore", message="Attribute 'net' is an instance of `nn.Module`")
         module = PlausibilityModule(net=net, **{name: hparams[name] for name in _SYSTEM_ARGS if name in hparams})
-    module.load_state_dict(checkpoint["state_dict"])
+    try:
+        module.net.load_state_dict(
+            {name: tensor.float() if tensor.is_floating_point() else tensor for name, tensor in net_state.items()}
+        )
+    except RuntimeError as error:
+        raise DataFormatError(
+            f"{source}: weights do not fit the configured net ({str(error).splitlines()[0]})"
+        ) from error
     return module.eval()
+
+
+def net_state_dict(path: str, checkpoint: dict) -> dict[str, torch.Tensor]:
+    """The net's weights of a checkpoint's system state (every key is `net.`-prefixed)."""
+    state = checkpoint.get("state_dict")
+    if not isinstance(state, dict) or not state:
+        raise DataFormatError(f"{path}: no weights in the checkpoint; use one written by `plausibility fit`")
+    others = [name for name in state if not name.startswith("net.")]
+    if others:
+        raise DataFormatError(f"{path}: weights outside the net ({others[0]!r}); use one written by `plausibility fit`")
+    return {name.removeprefix("net."): tensor for name, tensor in state.items()}
+
+
+def load_checkpoint_module(path: str) -> PlausibilityModule:
+    """The trained system, rebuilt from the checkpoint's saved config and weights, in eval mode on the CPU."""
+    checkpoint = read_checkpoint(path)
+    return build_module(path, checkpoint.get("hyper_parameters", {}), net_state_dict(path, checkpoint))
 
 
 def load_checkpoint_scorer(path: str) -> TripleScorer:

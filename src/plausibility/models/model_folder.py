@@ -1,0 +1,97 @@
+"""An exported model folder, read without unpickling: fp16 safetensors weights, YAML config, JSON lexicon.
+
+`plausibility export` writes the folder (`plausibility.models.export`); this module is its format and its
+loader. Nothing in a folder can run code when loaded: weights are safetensors, config and lexicon are
+YAML and JSON, the net class comes from this package's allow-list, and a folder holding a pickle file
+(a checkpoint, a `torch.save` file) is refused outright rather than silently ignored.
+"""
+
+import json
+from pathlib import Path
+
+import torch
+import yaml
+
+from plausibility.errors import DataFormatError, ResourceMissingError
+from plausibility.models.checkpoint import build_module
+from plausibility.models.system import PlausibilityModule
+from plausibility.scoring.calibration import Calibration, calibrate
+from plausibility.scoring.protocols import TripleScorer
+
+FORMAT = "plausibility-model/1"
+WEIGHTS = "model.safetensors"
+CONFIG = "config.yaml"
+LEXICON = "lexicon.json"
+CALIBRATION = "calibration.json"
+CARD = "MODEL_CARD.md"
+# Formats that unpickle when read: a model folder holds none of them.
+PICKLE_SUFFIXES = (".ckpt", ".pt", ".pth", ".pkl", ".pickle", ".bin")
+# The module's lexicon arguments live in lexicon.json, not in config.yaml.
+LEXICON_ARGS = ("vocabulary", "min_depth", "wsd")
+
+
+def is_model_folder(path: str | Path) -> bool:
+    """Whether `path` is a folder holding exported weights (what a SPEC that is a folder must be)."""
+    return Path(path).is_dir() and (Path(path) / WEIGHTS).is_file()
+
+
+def _read_yaml(path: Path) -> dict:
+    try:
+        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as error:
+        raise DataFormatError(
+            f"{path}: not readable YAML ({str(error).splitlines()[0]}); export the model again"
+        ) from error
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise DataFormatError(f"{path}: not a {FORMAT} config; export the model again with `plausibility export`")
+    return document
+
+
+def _read_lexicon(path: Path) -> dict:
+    try:
+        lexicon = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise DataFormatError(f"{path}: not readable JSON ({error}); export the model again") from error
+    if not isinstance(lexicon, dict) or set(lexicon) != set(LEXICON_ARGS):
+        raise DataFormatError(f"{path}: expected the keys {', '.join(LEXICON_ARGS)}; export the model again")
+    return lexicon
+
+
+def read_model_folder(folder: str | Path) -> tuple[dict, dict[str, torch.Tensor]]:
+    """The module's hyperparameters (config and lexicon joined) and the net's weights, as stored (fp16)."""
+    from safetensors import SafetensorError
+    from safetensors.torch import load_file
+
+    root = Path(folder)
+    if not is_model_folder(root):
+        raise ResourceMissingError(f"{folder}: no {WEIGHTS} here; export a model with `plausibility export`")
+    pickles = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.suffix.lower() in PICKLE_SUFFIXES)
+    if pickles:
+        raise DataFormatError(
+            f"{folder}: holds pickle file {pickles[0]}, which could run code when read; remove it or export afresh"
+        )
+    for name in (CONFIG, LEXICON):
+        if not (root / name).is_file():
+            raise ResourceMissingError(f"{folder}: no {name}; export the model again with `plausibility export`")
+    config = _read_yaml(root / CONFIG)
+    model = config.get("model")
+    if not isinstance(model, dict):
+        raise DataFormatError(f"{root / CONFIG}: no `model` section; export the model again")
+    try:
+        weights = load_file(root / WEIGHTS, device="cpu")
+    except (SafetensorError, OSError) as error:
+        raise DataFormatError(f"{root / WEIGHTS}: not readable safetensors ({error}); export it again") from error
+    return {**model, **_read_lexicon(root / LEXICON)}, weights
+
+
+def load_folder_module(folder: str | Path) -> PlausibilityModule:
+    """The trained system of an exported folder, float32 on the CPU, in eval mode."""
+    hparams, weights = read_model_folder(folder)
+    return build_module(str(folder), hparams, weights)
+
+
+def load_folder_scorer(folder: str | Path) -> TripleScorer:
+    """The folder's scorer (ConceptMax-trained ones by their maximum), calibrated where it holds a calibration."""
+    scorer = load_folder_module(folder).scorer()
+    path = Path(folder) / CALIBRATION
+    return calibrate(scorer, Calibration.load(path)) if path.is_file() else scorer

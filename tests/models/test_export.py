@@ -1,0 +1,217 @@
+"""`plausibility export`: tiny trained checkpoints as model folders that load without unpickling."""
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import torch
+import yaml
+from safetensors.torch import load_file
+
+from plausibility.cli import main
+from plausibility.cli.train import TrainingCLI
+from plausibility.errors import DataFormatError, PlausibilityError, ResourceMissingError
+from plausibility.evaluation.datasets import load_plausibility_set
+from plausibility.evaluation.metrics import roc_auc
+from plausibility.models.checkpoint import load_checkpoint_scorer
+from plausibility.models.datamodule import PAIR_COLUMNS, PairsDataModule
+from plausibility.models.export import export_model
+from plausibility.models.system import PlausibilityModule
+from plausibility.scorers import load_scorer
+from plausibility.scoring.calibration import CalibratedScorer
+from plausibility.scoring.concept_max import ConceptMax
+
+CONFIGS = Path(__file__).parents[2] / "configs" / "models"
+FILES = ["MODEL_CARD.md", "calibration.json", "config.yaml", "lexicon.json", "model.safetensors"]
+
+
+# Events in the tiny backbone's vocabulary: each verb with objects that fit it, and objects that do not.
+FITTING = {"eat": "bread meat apple fruit cookie", "drink": "water milk", "read": "book", "ride": "horse car"}
+UNFITTING = {"eat": "door car stone", "drink": "book stone door", "read": "water milk", "ride": "milk bread"}
+SUBJECTS = "person dog child chef man woman student teacher farmer".split()
+
+
+def _pairs(folder: Path) -> Path:
+    """Attested events against pseudo-negatives the tiny model can tell apart (the wrong object for the verb)."""
+    rows = []
+    for i, subject in enumerate(SUBJECTS):
+        for j, (verb, objects) in enumerate(FITTING.items()):
+            for k, obj in enumerate(objects.split()):
+                wrong = UNFITTING[verb].split()
+                rows.append((subject, verb, obj, subject, verb, wrong[(i + j + k) % len(wrong)]))
+    path = folder / "pairs.parquet"
+    pd.DataFrame(rows, columns=list(PAIR_COLUMNS)).to_parquet(path)
+    return path
+
+
+def _train(config: str, backbone: str, folder: Path) -> Path:
+    """A run folder of `plausibility fit`: 12 steps of 4 pairs at a high learning rate.
+
+    Enough for the tiny model to rank the attested events above their pseudo-negatives, which a monotone
+    calibration needs.
+    """
+    arguments = [
+        f"--config={CONFIGS / config}",
+        f"--model.net.init_args.backbone={backbone}",
+        f"--data.pairs={_pairs(folder)}",
+        "--data.eval_batch_size=128",
+        "--data.batch_size=4",
+        "--trainer.enable_progress_bar=false",
+        "--trainer.max_steps=12",
+        "--trainer.val_check_interval=12",
+        "--model.optimizer.init_args.lr=3e-3",
+        "--model.scheduler.init_args.total_iters=1",
+        "--trainer.limit_val_batches=1",
+    ]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(folder)
+        TrainingCLI(PlausibilityModule, PairsDataModule, args=["fit", *arguments])
+    return next(folder.glob("runs/*/checkpoints/last.ckpt")).parent.parent
+
+
+@pytest.fixture(scope="module")
+def classifier_run(roberta_backbone: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _train("roberta.yaml", roberta_backbone, tmp_path_factory.mktemp("classifier"))
+
+
+@pytest.fixture(scope="module")
+def concept_max_run(roberta_backbone: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _train("concept_max.yaml", roberta_backbone, tmp_path_factory.mktemp("concept_max"))
+
+
+@pytest.fixture(scope="module")
+def classifier_folder(classifier_run: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = tmp_path_factory.mktemp("exports") / "classifier"
+    export_model(classifier_run, target, evaluate=False, calibration_pairs=100)
+    return target
+
+
+def _events(count: int) -> tuple[list, list[int]]:
+    events = load_plausibility_set("pep3k", "valid")[:count]
+    return [event.triple for event in events], [event.label for event in events]
+
+
+def test_exported_folder_scores_as_the_checkpoint_within_fp16(classifier_run: Path, classifier_folder: Path) -> None:
+    assert sorted(path.name for path in classifier_folder.iterdir()) == FILES
+    weights = load_file(classifier_folder / "model.safetensors")
+    assert {tensor.dtype for tensor in weights.values() if tensor.is_floating_point()} == {torch.float16}
+    checkpoint = torch.load(classifier_run / "checkpoints" / "last.ckpt", map_location="cpu", weights_only=True)
+    assert sorted(weights) == sorted(name.removeprefix("net.") for name in checkpoint["state_dict"])
+    triples, labels = _events(300)
+    original = load_checkpoint_scorer(str(classifier_run / "checkpoints" / "last.ckpt")).score(triples)
+    exported = load_scorer(str(classifier_folder))
+    assert isinstance(exported, CalibratedScorer)
+    assert next(exported.scorer.net.parameters()).dtype == torch.float32
+    scores = exported.score(triples)
+    assert np.max(np.abs(scores - original)) < 1e-3
+    assert round(roc_auc(labels, scores), 3) == round(roc_auc(labels, original), 3)
+    # the calibrated map keeps the order of the scores, so the AUC of its probabilities is the AUC of the scores
+    assert roc_auc(labels, exported.to_probability(scores)) == roc_auc(labels, scores)
+
+
+def test_a_concept_max_folder_loads_as_concept_max(concept_max_run: Path, tmp_path: Path) -> None:
+    target = tmp_path / "concept_max"
+    # Twelve steps leave the tiny ConceptMax's calibration slope to chance; calibration inside ConceptMax is
+    # tested on its own in tests/scoring/test_calibration.py.
+    export_model(concept_max_run / "checkpoints" / "last.ckpt", target, evaluate=False, calibration_pairs=0)
+    triples, _ = _events(40)
+    original = load_checkpoint_scorer(str(concept_max_run / "checkpoints" / "last.ckpt"))
+    for spec in (str(target), f"conceptmax:{target}"):
+        exported = load_scorer(spec)
+        assert isinstance(exported, ConceptMax) and not isinstance(exported.scorer, CalibratedScorer)
+        assert exported.lexicon == original.lexicon
+        assert np.max(np.abs(exported.score(triples) - original.score(triples))) < 1e-3
+
+
+def test_a_folder_holding_a_pickle_file_is_refused(classifier_folder: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "model"
+    shutil.copytree(classifier_folder, folder)
+    torch.save({"weights": torch.ones(2)}, folder / "extra.pt")
+    message = f"{folder}: holds pickle file extra.pt, which could run code when read; remove it or export afresh"
+    with pytest.raises(DataFormatError) as raised:
+        load_scorer(str(folder))
+    assert str(raised.value) == message
+
+
+def test_export_refuses_a_folder_with_files_unless_overwriting(classifier_run: Path, tmp_path: Path) -> None:
+    target = tmp_path / "model"
+    target.mkdir()
+    (target / "notes.txt").write_text("keep me")
+    with pytest.raises(PlausibilityError) as raised:
+        export_model(classifier_run, target, evaluate=False, calibration_pairs=0)
+    assert str(raised.value) == f"{target}: folder is not empty; give an empty or new folder, or pass --overwrite"
+    assert [path.name for path in target.iterdir()] == ["notes.txt"]
+    export_model(classifier_run, target, overwrite=True, evaluate=False, calibration_pairs=0)
+    assert sorted(path.name for path in target.iterdir()) == [
+        "MODEL_CARD.md",
+        "config.yaml",
+        "lexicon.json",
+        "model.safetensors",
+    ]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["model"]  # no staging folder left behind
+
+
+def test_bad_sources_fail_in_one_line_and_write_nothing(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    missing = tmp_path / "runs" / "nothing"
+    assert main(["export", str(missing), str(tmp_path / "out")]) == 1
+    assert capsys.readouterr().err == (
+        f"plausibility export: error: {missing}: no such checkpoint or run folder; train one with `plausibility fit`\n"
+    )
+    empty_run = tmp_path / "run"
+    empty_run.mkdir()
+    with pytest.raises(ResourceMissingError, match="no checkpoints/last.ckpt; give a checkpoint or a run folder"):
+        export_model(empty_run, tmp_path / "out")
+    not_a_checkpoint = tmp_path / "last.ckpt"
+    not_a_checkpoint.write_text("not a checkpoint")
+    with pytest.raises(DataFormatError, match=r"last.ckpt: not a readable checkpoint"):
+        export_model(not_a_checkpoint, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["last.ckpt", "run"]
+
+
+def test_the_command_writes_a_card_with_the_training_record_and_auc(
+    classifier_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    target = tmp_path / "model"
+    assert main(["export", str(classifier_run), str(target), "--calibration-pairs=50"]) == 0
+    printed = capsys.readouterr().out
+    assert f"exported step 12 to {target}" in printed and "AUC pep3k: valid " in printed
+    card = (target / "MODEL_CARD.md").read_text()
+    assert "- steps (global_step): 12\n- batch size: 4\n- pairs seen: 48 (steps x batch size)\n" in card
+    assert "from file modification times of the CSV logger" in card
+    assert "| pep3k | 0." in card and "| 20q | 0." in card
+    assert "Fitted on 100 events: 50 of the 90 pairs of pairs.parquet, drawn by numpy default_rng(0)" in card
+    assert "each pair was seen in training with probability about 53% (48 pairs seen of 90)" in card
+    assert {oct(path.stat().st_mode & 0o777) for path in target.iterdir()} == {"0o644"}
+    config = yaml.safe_load((target / "config.yaml").read_text())
+    assert config["format"] == "plausibility-model/1" and config["training"]["batch_size"] == 4
+    assert "vocabulary" not in config["model"] and config["model"]["abstractions"] == 0
+
+
+def test_a_failed_export_leaves_nothing_behind(classifier_run: Path, tmp_path: Path) -> None:
+    broken = tmp_path / "pairs.parquet"
+    broken.write_text("not parquet")
+    target = tmp_path / "exports" / "model"
+    with pytest.raises(DataFormatError, match=r"pairs.parquet: not a pairs table with subject, verb, object"):
+        export_model(classifier_run, target, evaluate=False, calibration_pairs=10, pairs=broken)
+    assert list((tmp_path / "exports").iterdir()) == []  # neither the folder nor its staging copy
+
+
+def test_a_folder_without_weights_names_the_fix(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["score", "dog", "eat", "bone", "--model", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == (
+        f"plausibility score: error: {tmp_path}: no model.safetensors here; export a model with `plausibility export`\n"
+    )
+
+
+def test_a_concept_inject_folder_keeps_reading_senses(roberta_backbone: str, tmp_path: Path) -> None:
+    run = _train("concept_inject.yaml", roberta_backbone, tmp_path)
+    export_model(run, tmp_path / "model", evaluate=False, calibration_pairs=0)
+    exported = load_scorer(str(tmp_path / "model"))
+    assert not isinstance(exported, CalibratedScorer)  # no calibration asked for: the net's own sigmoid
+    assert hasattr(exported, "score_abstractions")
+    triples, _ = _events(50)
+    original = load_checkpoint_scorer(str(run / "checkpoints" / "last.ckpt")).score(triples)
+    assert np.max(np.abs(exported.score(triples) - original)) < 1e-3

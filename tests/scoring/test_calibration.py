@@ -1,0 +1,168 @@
+"""Platt calibration: a monotone map fitted on labelled scores, so 0.5 means as likely attested as not."""
+
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.calibration import calibration_curve
+
+from plausibility.errors import DataFormatError, PlausibilityError
+from plausibility.evaluation.metrics import roc_auc
+from plausibility.lexicon.training_lexicon import TrainingLexicon
+from plausibility.scoring.calibration import (
+    CalibratedAbstractionScorer,
+    CalibratedScorer,
+    Calibration,
+    calibrate,
+    calibration_slice,
+    expected_calibration_error,
+    fit_calibration,
+    fit_platt,
+)
+from plausibility.scoring.concept_max import ConceptMax
+from plausibility.triple import Triple
+
+PAIRS = Path(__file__).parents[1] / "fixtures" / "training" / "pairs.parquet"
+
+
+class WordLengthScorer:
+    """Log-score-like scores far below zero: the length of the event's text less 60 (attested events run longer)."""
+
+    probability_mapping = "exp of the score"
+
+    def score(self, triples: Sequence[Triple]) -> np.ndarray:
+        return np.array([len(str(t)) - 60.0 for t in triples])
+
+    def to_probability(self, scores: np.ndarray) -> np.ndarray:
+        return np.exp(scores)
+
+
+class SenseReader(WordLengthScorer):
+    def score_abstractions(self, abstractions: Sequence) -> np.ndarray:
+        return np.zeros(len(abstractions))
+
+
+def test_platt_parameters_match_the_ones_computed_by_hand() -> None:
+    # Two score values, each a quarter "wrong": the maximum-likelihood fit passes through both rates exactly,
+    # slope + intercept = logit(3/4) = ln 3 and -slope + intercept = logit(1/4) = -ln 3.
+    scores = [-1.0] * 4 + [1.0] * 4
+    labels = [0, 0, 0, 1, 1, 1, 1, 0]
+    fitted = fit_platt(scores, labels, "hand-made")
+    assert fitted.slope == pytest.approx(math.log(3), abs=1e-6)
+    assert fitted.intercept == pytest.approx(0.0, abs=1e-6)
+    assert fitted.crossing == pytest.approx(0.0, abs=1e-6)
+    assert fitted.probability(np.array([-1.0, 0.0, 1.0])) == pytest.approx([0.25, 0.5, 0.75], abs=1e-6)
+    assert fitted.ece_after == pytest.approx(0.0, abs=1e-6)  # both bins hold exactly their rate
+    assert math.isnan(fitted.ece_before)
+
+
+def test_a_shifted_scale_moves_the_crossing_with_it() -> None:
+    # The same set shifted by -30 (a log score) crosses 0.5 at -30: the fit is on the raw scale.
+    fitted = fit_platt([-31.0] * 4 + [-29.0] * 4, [0, 0, 0, 1, 1, 1, 1, 0], "shifted")
+    assert fitted.crossing == pytest.approx(-30.0, abs=1e-5)
+    assert fitted.slope == pytest.approx(math.log(3), abs=1e-6)
+
+
+def test_calibrated_scores_keep_order_auc_and_range() -> None:
+    rng = np.random.default_rng(0)
+    labels = rng.integers(0, 2, size=400)
+    scores = rng.normal(size=400) + 1.5 * labels - 40.0
+    fitted = fit_platt(scores, labels, "noisy", own_probability=np.exp)
+    probabilities = fitted.probability(scores)
+    assert np.all((probabilities >= 0) & (probabilities <= 1))
+    order = np.argsort(scores)
+    assert np.all(np.diff(probabilities[order]) >= 0)
+    assert roc_auc(labels, probabilities) == roc_auc(labels, scores)
+    assert fitted.ece_before == pytest.approx(expected_calibration_error(labels, np.exp(scores)))
+    assert fitted.ece_after < 0.1 < fitted.ece_before  # exp of a log score near -40 says 0 for everything
+
+
+def test_ece_is_the_weighted_gap_of_calibration_curve_bins() -> None:
+    rng = np.random.default_rng(1)
+    probabilities = rng.uniform(size=500)
+    labels = (rng.uniform(size=500) < probabilities**2).astype(int)
+    truth, predicted = calibration_curve(labels, probabilities, n_bins=10)
+    counts = np.bincount(np.searchsorted(np.linspace(0, 1, 11)[1:-1], probabilities), minlength=10)
+    expected = float(np.sum(counts[counts > 0] / 500 * np.abs(truth - predicted)))
+    assert expected_calibration_error(labels, probabilities) == pytest.approx(expected, abs=1e-12)
+    assert expected_calibration_error([1, 0], [1.0, 0.0]) == 0.0
+    assert expected_calibration_error([1, 1], [0.0, 0.0]) == 1.0
+
+
+def test_a_scorer_ranking_negatives_first_is_not_calibrated() -> None:
+    with pytest.raises(PlausibilityError) as raised:
+        fit_platt([-1.0] * 4 + [1.0] * 4, [1, 1, 1, 0, 0, 0, 0, 1], "anti")  # slope -ln 3
+    assert str(raised.value) == (
+        "anti: fitted slope -1.1 is not positive (the scorer does not rank attested events above pseudo-negatives); "
+        "a monotone calibration needs a better model"
+    )
+    with pytest.raises(DataFormatError, match="calibration needs finite scores of both labels"):
+        fit_platt([1.0, 2.0], [1, 1], "one class")
+
+
+def test_the_slice_is_seeded_training_pairs_and_their_negatives() -> None:
+    triples, labels, description = calibration_slice(PAIRS, 10, seed=3)
+    table = pd.read_parquet(PAIRS)
+    rows = np.sort(np.random.default_rng(3).choice(len(table), size=10, replace=False))
+    assert triples[:10] == [Triple(*table.iloc[i, :3]) for i in rows]
+    assert triples[10:] == [Triple(*table.iloc[i, 3:6]) for i in rows]
+    assert labels == [1] * 10 + [0] * 10
+    assert description == f"10 of the {len(table)} pairs of pairs.parquet, drawn by numpy default_rng(3)"
+    assert calibration_slice(PAIRS, 10, seed=3)[0] == triples
+
+
+def test_calibrated_scorer_changes_probabilities_only(tmp_path: Path) -> None:
+    inner = WordLengthScorer()
+    fitted = fit_calibration(inner, PAIRS, 50)
+    wrapped = calibrate(inner, fitted)
+    assert type(wrapped) is CalibratedScorer
+    events = [Triple("dog", "eat", "bone"), Triple("dentist", "breathe", "helium")]
+    assert wrapped.score(events).tolist() == inner.score(events).tolist()
+    assert wrapped.to_probability(np.array([fitted.crossing])) == pytest.approx([0.5])
+    assert wrapped.probability_mapping.startswith("Platt-calibrated sigmoid(")
+    assert wrapped.probability_mapping.endswith(
+        "fitted on 50 of the 160 pairs of pairs.parquet, drawn by numpy default_rng(0)"
+    )
+    fitted.save(tmp_path / "calibration.json")
+    assert Calibration.load(tmp_path / "calibration.json") == fitted
+    assert type(calibrate(SenseReader(), fitted)) is CalibratedAbstractionScorer
+
+
+def test_concept_max_stays_concept_max_around_the_calibrated_scorer() -> None:
+    lexicon = TrainingLexicon()
+    fitted = Calibration(2.0, 1.0, 10, "made up", 0.5, 0.1)
+    wrapped = calibrate(ConceptMax(WordLengthScorer(), lexicon, memory=7), fitted)
+    assert isinstance(wrapped, ConceptMax) and isinstance(wrapped.scorer, CalibratedScorer)
+    assert (wrapped.lexicon, wrapped.memory) == (lexicon, 7)
+    assert wrapped.to_probability(np.array([-0.5])) == pytest.approx([0.5])
+
+
+def test_a_broken_calibration_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "calibration.json"
+    path.write_text(
+        json.dumps({"slope": -1.0, "intercept": 0.0, "n": 2, "slice": "x", "ece_before": 0, "ece_after": 0})
+    )
+    with pytest.raises(DataFormatError) as raised:
+        Calibration.load(path)
+    assert str(raised.value) == f"{path}: slope must be positive and both parameters finite; export the model again"
+
+
+def test_calibrated_spec_fits_once_and_reads_the_fit_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from plausibility.scorers import load_scorer
+
+    monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path))
+    scorer = load_scorer("calibrated:ngram")
+    assert isinstance(scorer, CalibratedScorer) and scorer.calibration.n == 2000
+    assert scorer.calibration.slice.startswith("1000 of the ") and scorer.calibration.slope > 0
+    (cached,) = (tmp_path / "calibration").iterdir()
+    assert Calibration.load(cached) == scorer.calibration
+    cached.write_text(json.dumps({**json.loads(cached.read_text()), "slope": 2.0}))
+    assert load_scorer("calibrated:ngram").calibration.slope == 2.0  # read back, not fitted again
+    with pytest.raises(
+        PlausibilityError, match="^calibrated needs the scorer to calibrate, e.g. calibrated:zero-shot$"
+    ):
+        load_scorer("calibrated")
