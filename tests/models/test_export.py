@@ -11,7 +11,6 @@ import yaml
 from safetensors.torch import load_file
 
 from plausibility.cli import main
-from plausibility.cli.train import TrainingCLI
 from plausibility.errors import DataFormatError, PlausibilityError, ResourceMissingError
 from plausibility.evaluation.datasets import load_plausibility_set
 from plausibility.evaluation.metrics import roc_auc
@@ -19,6 +18,7 @@ from plausibility.models.checkpoint import load_checkpoint_scorer
 from plausibility.models.datamodule import PAIR_COLUMNS, PairsDataModule
 from plausibility.models.export import export_model
 from plausibility.models.system import PlausibilityModule
+from plausibility.models.training import TrainingCLI
 from plausibility.scorers import load_scorer
 from plausibility.scoring.calibration import CalibratedScorer
 from plausibility.scoring.concept_max import ConceptMax
@@ -62,7 +62,7 @@ def _train(config: str, backbone: str, folder: Path) -> Path:
         "--trainer.max_steps=12",
         "--trainer.val_check_interval=12",
         "--model.optimizer.init_args.lr=3e-3",
-        "--model.scheduler.init_args.total_iters=1",
+        "--model.scheduler.init_args.warmup_steps=1",
         "--trainer.limit_val_batches=1",
     ]
     with pytest.MonkeyPatch.context() as patch:
