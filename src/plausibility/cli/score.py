@@ -85,11 +85,12 @@ def run(args: argparse.Namespace) -> int:
         return 0
     triple = Triple(*(word.strip().lower() for word in args.words))
     scores = score_triples(scorer, [triple]).assign(**flags([triple]))
+    # One triple: a field per line, so no column is cut to fit the terminal however many the scorer adds.
     table = Table(title=f"plausibility ({args.model}; probability = {scorer.probability_mapping})")
-    for column in scores.columns:
-        table.add_column(column)
-    for row in scores.itertuples(index=False):
-        table.add_row(*(f"{value:.4f}" if isinstance(value, float) else str(value) for value in row))
+    table.add_column("field")
+    table.add_column("value")
+    for column, value in scores.iloc[0].items():
+        table.add_row(str(column), f"{value:.4f}" if isinstance(value, float) else str(value))
     console.print(table)
     if explaining:
         explanation = explain(scorer, [triple], top=args.top)[0]
