@@ -1,14 +1,14 @@
 """Train named variants of the default configs and tabulate their steps, time and valid AUCs.
 
 Each variant is `plausibility fit` on a config with overrides, written into its own `runs/study/<name>`
-(the config's root, log and checkpoint folders all moved there). Runs wait for the shared heavy-work lock
-(`--lock`) and are timed from when they hold it. The table (`results.md`, `results.csv` in `--out`) holds,
+(the config's root, log and checkpoint folders all moved there). With `--lock FILE`, each run first waits
+for that lock file (so no other heavy job shares the cores) and is timed from when it holds it. The table (`results.md`, `results.csv` in `--out`) holds,
 for the final `last.ckpt` of each variant: its steps, the pairs seen (steps x batch size), the wall time of
 the `fit` command (model loading and validations included) and the valid AUCs that `fit` logged at that
 step. Reference runs already trained elsewhere (`--reference NAME=RUN_FOLDER`) are read, not trained.
 Only valid halves are used: choosing a recipe must not look at the test halves.
 
-    PYTHONPATH=src python scripts/recipe_study.py --reference roberta=/work/runs/roberta ...
+    python scripts/recipe_study.py --reference roberta=runs/roberta --reference concept_max=runs/concept_max
 """
 
 import argparse
@@ -103,8 +103,8 @@ def summary(name: str, config: str, overrides: str, run: Path, wall: float | Non
     }
 
 
-def train(variant: Variant, out: Path, lock: Path) -> float:
-    """Run `plausibility fit` for one variant under the heavy-work lock; the wall seconds it took."""
+def train(variant: Variant, out: Path, lock: Path | None) -> float:
+    """Run `plausibility fit` for one variant (holding `lock`, if given); the wall seconds it took."""
     folder = out / variant.name
     folder.mkdir(parents=True, exist_ok=True)
     config = folder / "config.yaml"
@@ -112,8 +112,9 @@ def train(variant: Variant, out: Path, lock: Path) -> float:
     command = [sys.executable, "-m", "plausibility", "fit", f"--config={config}", *variant.overrides]
     command += ["--trainer.enable_progress_bar=false"]
     environment = {**os.environ, "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS", "2")}
-    with lock.open("a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)  # the same lock as `flock <lock> command`
+    with open(lock or os.devnull, "a") as handle:
+        if lock is not None:
+            fcntl.flock(handle, fcntl.LOCK_EX)  # the same lock as `flock <lock> command`
         start = time.monotonic()
         with (folder / "fit.log").open("w") as log:
             done = subprocess.run(command, env=environment, stdout=log, stderr=subprocess.STDOUT)
@@ -138,10 +139,14 @@ def write_table(rows: list[dict[str, object]], out: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("runs/study"))
-    parser.add_argument("--roberta-checkpoint", default="/work/runs/roberta/checkpoints/last.ckpt")
+    parser.add_argument(
+        "--roberta-checkpoint", default="runs/roberta/checkpoints/last.ckpt", help="the classifier init_from starts at"
+    )
     parser.add_argument("--reference", action="append", default=[], help="NAME=RUN_FOLDER, read and not trained")
     parser.add_argument("--only", action="append", default=[], help="train only these variants (default: all)")
-    parser.add_argument("--lock", type=Path, default=Path("/tmp/plausibility-heavy.lock"))
+    parser.add_argument(
+        "--lock", type=Path, help="a lock file each run waits for, so runs never share the cores with other jobs"
+    )
     args = parser.parse_args()
 
     rows = []
