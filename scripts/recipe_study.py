@@ -2,7 +2,8 @@
 
 Each variant is `plausibility fit` on a config with overrides, written into its own `runs/study/<name>`
 (the config's root, log and checkpoint folders all moved there). With `--lock FILE`, each run first waits
-for that lock file (so no other heavy job shares the cores) and is timed from when it holds it. The table (`results.md`, `results.csv` in `--out`) holds,
+for that lock file (so no other heavy job shares the cores) and is timed from when it holds it.
+The table (`results.md`, `results.csv` in `--out`) holds,
 for the final `last.ckpt` of each variant: its steps, the pairs seen (steps x batch size), the wall time of
 the `fit` command (model loading and validations included) and the valid AUCs that `fit` logged at that
 step. Reference runs already trained elsewhere (`--reference NAME=RUN_FOLDER`) are read, not trained.
