@@ -2,6 +2,7 @@
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from plausibility.lexicon.hierarchy import Concept, Hierarchy
 from plausibility.lexicon.wsd import Disambiguator, WsdMethod
@@ -58,11 +59,20 @@ class AbstractionGrid:
 
     def cells(self) -> list[Abstraction]:
         """Row-major: for each subject concept, every object concept; the event itself is the last cell."""
-        return [Abstraction(s, self.event.verb, o) for s in self.subjects for o in self.objects]
+        return list(self._cells)
 
     def triples(self) -> list[Triple]:
         """The cells as text, in the same order."""
-        return [cell.triple for cell in self.cells()]
+        return list(self._triples)
+
+    # Built once per grid (copied out as lists): scoring, ranking and explaining each walk the cells several times.
+    @cached_property
+    def _cells(self) -> tuple[Abstraction, ...]:
+        return tuple(Abstraction(s, self.event.verb, o) for s in self.subjects for o in self.objects)
+
+    @cached_property
+    def _triples(self) -> tuple[Triple, ...]:
+        return tuple(cell.triple for cell in self._cells)
 
 
 def _axis(word: str, sense: str | None, chain: tuple[Concept, ...], hierarchy: Hierarchy) -> tuple[Concept, ...]:
