@@ -26,3 +26,7 @@ class OutputPathError(PlausibilityError):
 
 class IncompatibleCheckpointError(PlausibilityError):
     """A checkpoint's weights do not fit the model they are loaded into; the message names the file and the fix."""
+
+
+class DeviceUnavailableError(PlausibilityError):
+    """A device was asked for that this machine does not have; the message names it and the alternatives."""

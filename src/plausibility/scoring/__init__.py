@@ -2,6 +2,7 @@
 
 from typing import Literal
 
+from plausibility.devices import DType
 from plausibility.errors import UnknownNameError
 from plausibility.resources import DEFAULT_CAUSAL_LM
 from plausibility.scoring.protocols import LanguageModelScorer, Reduction, TripleScorer
@@ -14,6 +15,7 @@ def load_lm_scorer(
     kind: Literal["causal", "masked"] | None = None,
     batch_size: int = 32,
     device: str | None = None,
+    dtype: DType = "float32",
 ) -> LanguageModelScorer:
     """A scorer for a model id or folder (default: the offline causal LM).
 
@@ -21,7 +23,8 @@ def load_lm_scorer(
         name: a Hugging Face id or local folder.
         kind: `causal` or `masked`; read from the model's config when not given.
         batch_size: sequences per forward pass.
-        device: `cpu`, `cuda`...; the first GPU when there is one by default.
+        device: `cpu`, `cuda`, `cuda:N`, `mps` or `auto` (the default: the first GPU when there is one).
+        dtype: `float32`, `bfloat16` or `float16`, the precision of the model's weights.
     """
     if kind is not None and kind not in ("causal", "masked"):
         raise UnknownNameError("language-model kind", kind, ("causal", "masked"))
@@ -31,5 +34,5 @@ def load_lm_scorer(
     from plausibility.scoring.masked import MaskedLMScorer
 
     if (kind or guess_kind(name)) == "causal":
-        return CausalLMScorer(name, batch_size=batch_size, device=device)
-    return MaskedLMScorer(name, batch_size=batch_size, device=device)
+        return CausalLMScorer(name, batch_size=batch_size, device=device, dtype=dtype)
+    return MaskedLMScorer(name, batch_size=batch_size, device=device, dtype=dtype)

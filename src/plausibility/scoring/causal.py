@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 import torch
 
+from plausibility.devices import DType, resolve_device, resolve_dtype
 from plausibility.errors import ResourceMissingError
 from plausibility.resources import DEFAULT_CAUSAL_LM
-from plausibility.scoring.loading import load_lm, pick_device
+from plausibility.scoring.loading import load_lm
 from plausibility.scoring.measures import Measure, target_logprobs, target_ranks
 from plausibility.scoring.token_scorer import TokenScorer
 from plausibility.scoring.tokens import check_texts, continuation_tokens, tokenise
@@ -81,16 +82,23 @@ class CausalLMScorer(TokenScorer):
     `text_logprob`, `conditional_logprob`, `from_model` and minicons' names come from `TokenScorer`.
     """
 
-    def __init__(self, model: str = DEFAULT_CAUSAL_LM, batch_size: int = 32, device: str | None = None) -> None:
+    def __init__(
+        self,
+        model: str = DEFAULT_CAUSAL_LM,
+        batch_size: int = 32,
+        device: str | None = None,
+        dtype: DType = "float32",
+    ) -> None:
         """Load `model` (a Hugging Face id or a local folder; the default is the offline causal LM).
 
         Args:
             model: the causal LM to load.
             batch_size: sequences per forward pass.
-            device: `cpu`, `cuda`, `cuda:1`...; the first GPU when there is one by default.
+            device: `cpu`, `cuda`, `cuda:N`, `mps` or `auto` (the default: the first GPU when there is one).
+            dtype: `float32`, `bfloat16` or `float16`, the precision of the weights (log-probabilities in float32).
         """
         tokenizer, network = load_lm(model, "causal")
-        self._attach(network, tokenizer, batch_size, pick_device(device))
+        self._attach(network, tokenizer, batch_size, resolve_device(device or "auto"), resolve_dtype(dtype))
 
     def _setup(self) -> None:
         """Read the start and padding tokens off the tokenizer, and which trimming of logits the model takes."""

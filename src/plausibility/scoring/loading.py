@@ -1,8 +1,6 @@
-"""Loading a language model for scoring: which kind it is (causal or masked), its weights, its device."""
+"""Loading a language model for scoring: which kind it is (causal or masked), and its weights."""
 
 from typing import TYPE_CHECKING, Literal, get_args
-
-import torch
 
 from plausibility.errors import ResourceMissingError, UnknownNameError
 from plausibility.resources import DEFAULT_CAUSAL_LM, hub_model, load_causal_lm
@@ -61,10 +59,3 @@ def load_lm(name: str, kind: LMKind) -> tuple["PreTrainedTokenizerBase", "PreTra
         return AutoTokenizer.from_pretrained(path), AutoModelForMaskedLM.from_pretrained(path).eval()
     except (OSError, ValueError) as error:
         raise _missing(name, error) from error
-
-
-def pick_device(device: str | None) -> torch.device:
-    """The given device, else the first GPU when there is one, else the CPU."""
-    if device is not None:
-        return torch.device(device)
-    return torch.device("cuda" if torch.cuda.is_available() else "cpu")

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from plausibility.devices import DType, resolve_device, resolve_dtype
 from plausibility.errors import DataFormatError, ResourceMissingError
-from plausibility.scoring.loading import load_lm, pick_device
+from plausibility.scoring.loading import load_lm
 from plausibility.scoring.measures import Measure, target_logprobs, target_ranks
 from plausibility.scoring.token_scorer import TokenScorer
 from plausibility.scoring.tokens import check_texts, continuation_tokens, tokenise
@@ -35,16 +36,19 @@ class MaskedLMScorer(TokenScorer):
     they are pseudo-log-likelihoods.
     """
 
-    def __init__(self, model: str, batch_size: int = 32, device: str | None = None) -> None:
+    def __init__(
+        self, model: str, batch_size: int = 32, device: str | None = None, dtype: DType = "float32"
+    ) -> None:
         """Load `model`, a Hugging Face id or a local folder with a masked-LM head.
 
         Args:
             model: the masked LM to load (no masked LM ships offline).
             batch_size: sequences per forward pass (a text of n tokens takes n sequences).
-            device: `cpu`, `cuda`, `cuda:1`...; the first GPU when there is one by default.
+            device: `cpu`, `cuda`, `cuda:N`, `mps` or `auto` (the default: the first GPU when there is one).
+            dtype: `float32`, `bfloat16` or `float16`, the precision of the weights (log-probabilities in float32).
         """
         tokenizer, network = load_lm(model, "masked")
-        self._attach(network, tokenizer, batch_size, pick_device(device))
+        self._attach(network, tokenizer, batch_size, resolve_device(device or "auto"), resolve_dtype(dtype))
 
     def _setup(self) -> None:
         """Read the mask and padding tokens off the tokenizer."""

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Self
 import numpy as np
 import torch
 
+from plausibility.devices import DType, resolve_device, resolve_dtype
 from plausibility.errors import DataFormatError
 from plausibility.scoring.minicons_api import MiniconsNames
 from plausibility.scoring.protocols import Reduction
@@ -37,13 +38,15 @@ class TokenScorer(MiniconsNames, ABC):
         tokenizer: "PreTrainedTokenizerBase",
         batch_size: int = 32,
         device: str | None = None,
+        dtype: DType | None = None,
     ) -> Self:
         """Wrap a model object already in memory (e.g. a small model built from a config).
 
-        The model stays on its device unless `device` is given.
+        The model stays on its device and in its dtype unless `device` or `dtype` is given.
         """
         scorer = cls.__new__(cls)
-        scorer._attach(model, tokenizer, batch_size, torch.device(device) if device else model.device)
+        placed = resolve_device(device) if device else model.device
+        scorer._attach(model, tokenizer, batch_size, placed, resolve_dtype(dtype) if dtype else None)
         return scorer
 
     def _attach(
@@ -52,15 +55,16 @@ class TokenScorer(MiniconsNames, ABC):
         tokenizer: "PreTrainedTokenizerBase",
         batch_size: int,
         device: torch.device,
+        dtype: torch.dtype | None,
     ) -> None:
-        """Check and hold the model (in eval mode, on `device`) and its tokenizer, then `_setup` the rest."""
+        """Check and hold the model (in eval mode, on `device`, cast to `dtype`) and its tokenizer, then `_setup`."""
         require_fast(tokenizer)
         if batch_size < 1:
             raise DataFormatError(f"batch_size must be at least 1, got {batch_size}")
         self.tokenizer = tokenizer
         self.batch_size = batch_size
         self.device = device
-        self.model = model.to(device).eval()
+        self.model = model.to(device=device, dtype=dtype).eval()
         self._setup()
 
     @abstractmethod
