@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from plausibility.baselines.ngram import load_ngram
-from plausibility.baselines.resnik import ResnikScorer, SlotAssociation, load_resnik
+from plausibility.baselines.resnik import ResnikScorer, SlotAssociation
 from plausibility.evaluation.datasets import DATASETS, SPLITS, load_plausibility_set
+from plausibility.scorers import load_scorer
 from plausibility.triple import Triple
 
 
@@ -58,10 +58,10 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="timed runs of each; the fastest is kept")
     args = parser.parse_args()
     triples = [event.triple for name in DATASETS for split in SPLITS for event in load_plausibility_set(name, split)]
-    ngram = load_ngram(None)
+    ngram = load_scorer("ngram")
     seconds: dict[str, list[float]] = {"resnik cold": [], "resnik warm": [], "definition": [], "ngram": []}
     for _ in range(args.repeats):
-        scorer = load_resnik(None)  # fresh: no noun's chains read yet
+        scorer = load_scorer("resnik")  # fresh: no noun's chains read yet
         wall, cold = timed(lambda: scorer.score(triples))  # noqa: B023 (called at once)
         seconds["resnik cold"].append(wall)
         wall, warm = timed(lambda: scorer.score(triples))  # noqa: B023

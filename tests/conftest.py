@@ -1,8 +1,10 @@
-"""Shared fixtures: everything runs offline on the CPU."""
+"""Shared fixtures: everything runs offline on the CPU; tiny random RoBERTa and BERT encoders as local folders."""
 
 from pathlib import Path
 
 import pytest
+from tokenizers import Tokenizer, models, pre_tokenizers, processors
+from transformers import BertConfig, BertModel, PreTrainedTokenizerFast, RobertaConfig, RobertaModel
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -10,3 +12,64 @@ FIXTURES = Path(__file__).parent / "fixtures"
 @pytest.fixture
 def fixtures() -> Path:
     return FIXTURES
+
+
+WORDS = (
+    "person dog cat chef child bird fish horse man woman student teacher farmer animal organism living thing "
+    "food water cookie bone meat seed grass milk bread fruit apple door car house ball stone tree book "
+    "eat drink bake chase ride read open throw carry see build hold breathe air gas helium dentist"
+).split()
+
+_ROLES = ("pad_token", "unk_token", "cls_token", "sep_token", "mask_token")
+SPECIALS = {
+    "roberta": dict(zip(_ROLES, ("<pad>", "<unk>", "<s>", "</s>", "<mask>"), strict=True)),
+    "bert": dict(zip(_ROLES, ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"), strict=True)),
+}
+
+
+def _tokenizer(family: str) -> PreTrainedTokenizerFast:
+    specials = SPECIALS[family]
+    # RoBERTa keeps <s> at 0 and <pad> at 1 (its padding index); BERT keeps [PAD] at 0.
+    order = ["cls_token", "pad_token", "sep_token", "unk_token", "mask_token"]
+    if family == "bert":
+        order = ["pad_token", "unk_token", "cls_token", "sep_token", "mask_token"]
+    vocab = {specials[key]: index for index, key in enumerate(order)}
+    vocab.update({word: len(vocab) + i for i, word in enumerate(WORDS)})
+    backend = Tokenizer(models.WordLevel(vocab, unk_token=specials["unk_token"]))
+    backend.pre_tokenizer = pre_tokenizers.Whitespace()
+    cls, sep = specials["cls_token"], specials["sep_token"]
+    backend.post_processor = processors.TemplateProcessing(
+        single=f"{cls} $A {sep}", special_tokens=[(cls, vocab[cls]), (sep, vocab[sep])]
+    )
+    return PreTrainedTokenizerFast(tokenizer_object=backend, **specials)
+
+
+def build_backbone(folder: Path, family: str) -> Path:
+    """Save a tiny random encoder of `family` (vocab ~70, hidden 32, 2 layers, 4 heads) with its tokenizer."""
+    tokenizer = _tokenizer(family)
+    size = {"hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 64}
+    if family == "roberta":
+        config = RobertaConfig(vocab_size=len(tokenizer), max_position_embeddings=66, pad_token_id=1, **size)
+        model = RobertaModel(config, add_pooling_layer=False)
+    else:
+        config = BertConfig(vocab_size=len(tokenizer), max_position_embeddings=64, pad_token_id=0, **size)
+        model = BertModel(config, add_pooling_layer=False)
+    folder.mkdir(parents=True, exist_ok=True)
+    tokenizer.save_pretrained(folder)
+    model.save_pretrained(folder)
+    return folder
+
+
+@pytest.fixture(scope="session", params=["roberta", "bert"])
+def backbone(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+    return str(build_backbone(tmp_path_factory.mktemp(request.param), request.param))
+
+
+@pytest.fixture(scope="session")
+def roberta_backbone(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return str(build_backbone(tmp_path_factory.mktemp("roberta"), "roberta"))
+
+
+@pytest.fixture(scope="session")
+def bert_backbone(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return str(build_backbone(tmp_path_factory.mktemp("bert"), "bert"))

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from plausibility.corpus.tables import TRIPLE_COLUMNS
+from plausibility.devices import DType
 from plausibility.errors import PlausibilityError
 from plausibility.query.batch import BatchResult, score_table
 from plausibility.query.explain import Explanation, explain
@@ -84,6 +85,20 @@ class Scorer:
         return score_table(self.scorer, Path(source), Path(output), batch_size, skip_invalid, progress=False)
 
 
-def load_scorer(spec: str = DEFAULT_SCORER) -> Scorer:
-    """The scorer a SPEC names (`ngram`, `zero-shot:gpt2`, `conceptmax:<SPEC>`, `runs/x/last.ckpt`, ...)."""
-    return Scorer(_build_scorer(spec), spec)
+def load_scorer(
+    spec: str | None = None,
+    *,
+    device: str | None = None,
+    dtype: DType | None = None,
+    batch_size: int | None = None,
+) -> Scorer:
+    """The scorer a SPEC names (`ngram`, `zero-shot:gpt2`, `conceptmax:<SPEC>`, `runs/x/last.ckpt`, ...).
+
+    Args:
+        spec: the SPEC; None is the default scorer (`zero-shot`, offline).
+        device: `cpu`, `cuda`, `cuda:N`, `mps` or `auto`; None keeps each scorer's default.
+        dtype: `float32` (the default), `bfloat16` or `float16`.
+        batch_size: sequences or triples per forward pass; None keeps each scorer's default.
+    """
+    spec = spec or DEFAULT_SCORER
+    return Scorer(_build_scorer(spec, device=device, dtype=dtype, batch_size=batch_size), spec)

@@ -7,7 +7,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from plausibility.baselines.glove_mlp import UNKNOWN, GloveMlpNet, load_glove_mlp, pair_vocabulary
+from plausibility.baselines.glove_mlp import UNKNOWN, GloveMlpNet, pair_vocabulary
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.models.datamodule import PairsDataModule
 from plausibility.models.system import PlausibilityModule
@@ -95,11 +95,15 @@ def test_embeddings_start_from_glove_and_unseen_words_take_their_glove_vector(pa
 
 
 def test_glove_mlp_spec_needs_a_glove_mlp_checkpoint(tmp_path: Path) -> None:
-    with pytest.raises(ResourceMissingError, match="glove-mlp needs a trained checkpoint"):
-        load_glove_mlp(None)
-    with pytest.raises(ResourceMissingError, match="no such checkpoint"):
-        load_glove_mlp(str(tmp_path / "missing.ckpt"))
+    with pytest.raises(ResourceMissingError, match="^glove-mlp needs a trained checkpoint"):
+        load_scorer("glove-mlp")
+    missing = tmp_path / "missing.ckpt"
+    with pytest.raises(ResourceMissingError) as raised:
+        load_scorer(f"glove-mlp:{missing}")
+    assert str(raised.value) == f"{missing}: no such checkpoint; train one with `plausibility fit`"
     other = tmp_path / "other.ckpt"
-    torch.save({"hyper_parameters": {"net": {"class_path": "x.Y"}}, "state_dict": {}}, other)
-    with pytest.raises(DataFormatError, match="not a GloVe\\+MLP checkpoint"):
-        load_glove_mlp(str(other))
+    classifier = "plausibility.models.components.classifier.TripleClassifier"
+    torch.save({"hyper_parameters": {"net": {"class_path": classifier}}, "state_dict": {"net.w": torch.ones(1)}}, other)
+    with pytest.raises(DataFormatError) as raised:
+        load_scorer(f"glove-mlp:{other}")
+    assert str(raised.value) == f"{other}: holds a TripleClassifier net, not a GloveMlpNet; give one trained so"

@@ -5,7 +5,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from plausibility.baselines.ngram import BigramCounts, NgramScorer, load_ngram
+from plausibility.baselines.ngram import BigramCounts, NgramScorer
 from plausibility.corpus.tables import read_counts
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.scorers import load_scorer
@@ -68,12 +68,12 @@ def test_spec_loads_tsv_and_parquet(fixtures, tmp_path):
     rows = read_counts(fixtures / "ngram_triples.tsv")
     table = {name: [getattr(t, name) for t in rows] for name in ("subject", "verb", "object")}
     pq.write_table(pa.table({**table, "count": pa.array(list(rows.values()), pa.int64())}), parquet)
-    assert np.array_equal(load_ngram(str(parquet)).score(EVENTS), tsv.score(EVENTS))
+    assert np.array_equal(load_scorer(f"ngram:{parquet}").score(EVENTS), tsv.score(EVENTS))
 
 
 def test_bad_files_name_the_file_and_line(tmp_path):
     with pytest.raises(ResourceMissingError, match="missing.tsv: no such triples file"):
-        load_ngram(str(tmp_path / "missing.tsv"))
+        load_scorer(f"ngram:{tmp_path / 'missing.tsv'}")
     header = tmp_path / "header.tsv"
     header.write_text("s\tv\to\tn\n")
     with pytest.raises(DataFormatError, match=r"header.tsv:1: expected the header subject verb object count"):

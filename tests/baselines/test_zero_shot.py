@@ -6,7 +6,7 @@ import torch
 from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
 from transformers import BertConfig, BertForMaskedLM, GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast
 
-from plausibility.baselines.zero_shot import ZeroShotScorer, load_zero_shot
+from plausibility.baselines.zero_shot import ZeroShotScorer
 from plausibility.errors import DataFormatError, UnknownNameError
 from plausibility.scorers import load_scorer
 from plausibility.scoring.causal import CausalLMScorer
@@ -114,7 +114,7 @@ def test_bad_variants_fail_clearly(causal_lm: CausalLMScorer) -> None:
     with pytest.raises(DataFormatError, match="the masked zero-shot formula needs a masked LM, got CausalLMScorer"):
         ZeroShotScorer(causal_lm, "masked")
     with pytest.raises(UnknownNameError, match="unknown zero-shot variant 'best'"):
-        load_zero_shot("gpt2@best")
+        load_scorer("zero-shot:gpt2@best")
 
 
 def test_the_spec_names_the_lm_and_the_variant(

@@ -249,7 +249,7 @@ def test_trained_runs_are_found_with_their_best_checkpoint(tmp_path: Path) -> No
     (tmp_path / "torn" / "checkpoints").mkdir(parents=True)
     (tmp_path / "torn" / "checkpoints" / "last.ckpt").write_bytes(b"not a checkpoint")
     assert run_checkpoints(tmp_path) == [
-        ModelRequest("glove_mlp", f"glove-mlp:{tmp_path / 'glove_mlp' / 'checkpoints' / 'last.ckpt'}"),
+        ModelRequest("glove_mlp", str(tmp_path / "glove_mlp" / "checkpoints" / "last.ckpt")),
         ModelRequest("roberta", str(tmp_path / "roberta" / "checkpoints" / "epoch=0-step=9.ckpt")),
         ModelRequest("torn", str(tmp_path / "torn" / "checkpoints" / "last.ckpt")),
     ]

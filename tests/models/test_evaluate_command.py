@@ -9,10 +9,10 @@ import pytest
 from plausibility.cli import main
 from plausibility.evaluation.datasets import load_plausibility_set
 from plausibility.evaluation.metrics import roc_auc
-from plausibility.models.checkpoint import load_checkpoint_scorer
 from plausibility.models.datamodule import PairsDataModule
 from plausibility.models.system import PlausibilityModule
 from plausibility.models.training import TrainingCLI
+from plausibility.scorers.trained import load_trained
 
 CONFIGS = Path(__file__).parents[2] / "configs" / "models"
 
@@ -48,7 +48,7 @@ def test_evaluate_writes_the_auc_of_every_selected_half(checkpoint: str, tmp_pat
     assert main(["evaluate", "--model", checkpoint, "--output", str(tmp_path / "out"), *arguments]) == 0
     metrics = json.loads((tmp_path / "out" / "metrics.json").read_text())
     events = load_plausibility_set("pep3k", "valid")
-    scores = load_checkpoint_scorer(checkpoint).score([event.triple for event in events])
+    scores = load_trained(checkpoint).score([event.triple for event in events])
     assert metrics["pep3k"] == {"valid": pytest.approx(roc_auc([e.label for e in events], scores), abs=1e-12)}
     assert set(metrics) == {"pep3k", "_about"} and metrics["_about"]["model"] == checkpoint
     lines = dump.read_text().splitlines()
@@ -87,7 +87,7 @@ def test_score_command_on_a_checkpoint_is_stable_and_equals_the_model(
         assert main(["score", "--input", str(source), "--output", str(output), "--model", checkpoint]) == 0
     first, second = (pd.read_csv(output, sep="\t") for output in outputs)
     assert first["score"].tolist() == second["score"].tolist()
-    direct = load_checkpoint_scorer(checkpoint).score(
+    direct = load_trained(checkpoint).score(
         [Triple("person", "breathe", "air"), Triple("rock", "eat", "sandwich")]
     )
     np.testing.assert_allclose(first["score"], direct, rtol=1e-6)

@@ -14,12 +14,12 @@ from plausibility.cli import main
 from plausibility.errors import DataFormatError, PlausibilityError, ResourceMissingError
 from plausibility.evaluation.datasets import load_plausibility_set
 from plausibility.evaluation.metrics import roc_auc
-from plausibility.models.checkpoint import load_checkpoint_scorer
 from plausibility.models.datamodule import PAIR_COLUMNS, PairsDataModule
 from plausibility.models.export import export_model
 from plausibility.models.system import PlausibilityModule
 from plausibility.models.training import TrainingCLI
 from plausibility.scorers import load_scorer
+from plausibility.scorers.trained import load_trained
 from plausibility.scoring.calibration import CalibratedScorer
 from plausibility.scoring.concept_max import ConceptMax
 
@@ -100,7 +100,7 @@ def test_exported_folder_scores_as_the_checkpoint_within_fp16(classifier_run: Pa
     checkpoint = torch.load(classifier_run / "checkpoints" / "last.ckpt", map_location="cpu", weights_only=True)
     assert sorted(weights) == sorted(name.removeprefix("net.") for name in checkpoint["state_dict"])
     triples, labels = _events(300)
-    original = load_checkpoint_scorer(str(classifier_run / "checkpoints" / "last.ckpt")).score(triples)
+    original = load_trained(str(classifier_run / "checkpoints" / "last.ckpt")).score(triples)
     exported = load_scorer(str(classifier_folder))
     assert isinstance(exported, CalibratedScorer)
     assert next(exported.scorer.net.parameters()).dtype == torch.float32
@@ -117,7 +117,7 @@ def test_a_concept_max_folder_loads_as_concept_max(concept_max_run: Path, tmp_pa
     # tested on its own in tests/scoring/test_calibration.py.
     export_model(concept_max_run / "checkpoints" / "last.ckpt", target, evaluate=False, calibration_pairs=0)
     triples, _ = _events(40)
-    original = load_checkpoint_scorer(str(concept_max_run / "checkpoints" / "last.ckpt"))
+    original = load_trained(str(concept_max_run / "checkpoints" / "last.ckpt"))
     for spec in (str(target), f"conceptmax:{target}"):
         exported = load_scorer(spec)
         assert isinstance(exported, ConceptMax) and not isinstance(exported.scorer, CalibratedScorer)
@@ -213,5 +213,5 @@ def test_a_concept_inject_folder_keeps_reading_senses(roberta_backbone: str, tmp
     assert not isinstance(exported, CalibratedScorer)  # no calibration asked for: the net's own sigmoid
     assert hasattr(exported, "score_abstractions")
     triples, _ = _events(50)
-    original = load_checkpoint_scorer(str(run / "checkpoints" / "last.ckpt")).score(triples)
+    original = load_trained(str(run / "checkpoints" / "last.ckpt")).score(triples)
     assert np.max(np.abs(exported.score(triples) - original)) < 1e-3

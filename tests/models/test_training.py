@@ -15,10 +15,10 @@ from lightning.pytorch import Callback, LightningModule, Trainer
 
 from plausibility.cli import main
 from plausibility.errors import IncompatibleCheckpointError
-from plausibility.models.checkpoint import load_checkpoint_scorer
 from plausibility.models.datamodule import PairsDataModule
 from plausibility.models.system import PlausibilityModule
 from plausibility.models.training import TrainingCLI
+from plausibility.scorers.trained import load_trained
 from plausibility.triple import Triple
 
 CONFIGS = Path(__file__).parents[2] / "configs" / "models"
@@ -56,7 +56,7 @@ def test_checkpoint_round_trip_gives_identical_scores(
     )
     checkpoint = next(tmp_path.glob("runs/*/checkpoints/last.ckpt"))
     trained = cli.model.scorer()
-    loaded = load_checkpoint_scorer(str(checkpoint))
+    loaded = load_trained(str(checkpoint))
     assert type(loaded) is type(trained)
     assert loaded.score(EVENTS).tolist() == pytest.approx(trained.score(EVENTS).tolist(), abs=1e-6)
     assert (tmp_path / "runs").is_dir() and any(tmp_path.glob("runs/*/logs/version_0/metrics.csv"))

@@ -6,10 +6,8 @@ import pyarrow.parquet as pq
 import torch
 from torch import nn
 
-from plausibility.errors import DataFormatError, ResourceMissingError
-from plausibility.models.checkpoint import read_checkpoint
+from plausibility.errors import DataFormatError
 from plausibility.models.datamodule import PAIR_COLUMNS, resolve_data_path
-from plausibility.models.scorer import NetScorer
 from plausibility.resources import load_glove
 from plausibility.triple import Triple
 
@@ -108,21 +106,3 @@ class GloveMlpNet(nn.Module):
             self.unseen = torch.cat([self.unseen, vector.unsqueeze(0)])
             self.unseen_rows[word] = self.embeddings.num_embeddings + len(self.unseen_rows)
         return self.unseen_rows[word]
-
-
-def load_glove_mlp(argument: str | None) -> NetScorer:
-    """SPEC `glove-mlp:<checkpoint>`: a GloVe+MLP net trained by `plausibility fit`, as a TripleScorer."""
-    if not argument:
-        raise ResourceMissingError(
-            "glove-mlp needs a trained checkpoint: plausibility fit --config configs/models/glove_mlp.yaml, "
-            "then use glove-mlp:<path>.ckpt"
-        )
-    checkpoint = read_checkpoint(argument)
-    net_config = checkpoint.get("hyper_parameters", {}).get("net")
-    class_path = f"{GloveMlpNet.__module__}.{GloveMlpNet.__name__}"
-    if not isinstance(net_config, dict) or net_config.get("class_path") != class_path:
-        raise DataFormatError(f"{argument}: not a GloVe+MLP checkpoint; give one trained with glove_mlp.yaml")
-    net = GloveMlpNet(**net_config.get("init_args", {}))
-    prefix = "net."
-    net.load_state_dict({k[len(prefix) :]: v for k, v in checkpoint["state_dict"].items() if k.startswith(prefix)})
-    return NetScorer(net.eval())

@@ -3,11 +3,9 @@
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
-from plausibility.corpus.tables import read_counts
 from plausibility.triple import Triple
 
 
@@ -70,11 +68,3 @@ class NgramScorer:
 
     def to_probability(self, scores: np.ndarray) -> np.ndarray:
         return np.exp(np.asarray(scores, dtype=np.float64))
-
-
-def load_ngram(argument: str | None) -> NgramScorer:
-    """SPEC `ngram` (the bundled training triples) or `ngram:<triples.parquet|.tsv>`."""
-    from plausibility.resources import data_dir
-
-    path = Path(argument) if argument else data_dir() / "training" / "triples.parquet"
-    return NgramScorer(BigramCounts.from_triples(read_counts(path)))

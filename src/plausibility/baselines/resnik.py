@@ -4,7 +4,6 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 from scipy import sparse
@@ -194,12 +193,3 @@ def wordnet_sense_chains() -> SenseChains:
 
     hierarchy = Hierarchy.load(min_depth=1)
     return lambda noun: [[concept.synset for concept in hierarchy.chain(sense)] for sense in hierarchy.senses(noun)]
-
-
-def load_resnik(argument: str | None) -> ResnikScorer:
-    """SPEC `resnik` (the bundled training triples) or `resnik:<triples.parquet|.tsv>`."""
-    from plausibility.corpus.tables import read_counts
-    from plausibility.resources import data_dir
-
-    path = Path(argument) if argument else data_dir() / "training" / "triples.parquet"
-    return ResnikScorer.fit(read_counts(path), wordnet_sense_chains())

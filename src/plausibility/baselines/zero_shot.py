@@ -7,8 +7,6 @@ import numpy as np
 from scipy.special import expit
 
 from plausibility.errors import DataFormatError, UnknownNameError
-from plausibility.resources import DEFAULT_CAUSAL_LM
-from plausibility.scoring import load_lm_scorer
 from plausibility.scoring.masked import MaskedLMScorer
 from plausibility.scoring.protocols import LanguageModelScorer
 from plausibility.scoring.realise import noun_phrase, realise
@@ -87,20 +85,3 @@ class ZeroShotScorer:
         subjects = lm.masked_logprobs(texts, [[r.subject] for r in realised], [r.subject for r in realised])
         # The mean of token log-probabilities is the log of their geometric mean.
         return np.array([o.mean() + s.mean() for o, s in zip(objects, subjects, strict=True)], dtype=np.float64)
-
-
-def load_zero_shot(argument: str | None) -> ZeroShotScorer:
-    """The SPEC `zero-shot[:<lm>][@<variant>]`: `zero-shot` is the offline causal LM with the pmi variant.
-
-    `<lm>` is any causal or masked LM id or folder; the variant defaults to `pmi` for causal LMs and to
-    the thesis's `masked` formula for masked LMs (e.g. `zero-shot:roberta-base`, `zero-shot:gpt2@raw`,
-    `zero-shot:@raw` for the offline LM's raw sentence probability).
-    """
-    lm, at, variant = (argument or "").rpartition("@")
-    if not at:
-        lm, variant = argument or "", ""
-    if variant and variant not in VARIANTS:
-        raise UnknownNameError("zero-shot variant", variant, VARIANTS)
-    scorer = load_lm_scorer(lm or DEFAULT_CAUSAL_LM)
-    default = "masked" if isinstance(scorer, MaskedLMScorer) else "pmi"
-    return ZeroShotScorer(scorer, variant or default)  # type: ignore[arg-type]

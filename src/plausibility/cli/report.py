@@ -80,22 +80,15 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def run_checkpoints(runs: Path) -> list[ModelRequest]:
-    """One checkpoint per run folder: the best one kept by its ModelCheckpoint, else `last.ckpt`."""
-    import torch
+    """One checkpoint per run folder: the best one kept by its ModelCheckpoint, else `last.ckpt`.
 
+    Any net's checkpoint is its own SPEC; one that cannot load is skipped with the loader's reason.
+    """
     requests = []
     for folder in sorted(path for path in runs.glob("*/checkpoints") if path.is_dir()):
         candidates = sorted(folder.glob("*.ckpt"), key=lambda path: (path.name == "last.ckpt", path.name))
-        if not candidates:
-            continue
-        try:
-            checkpoint = torch.load(candidates[0], map_location="cpu", weights_only=True)
-        except Exception:  # unreadable: left to the checkpoint loader, whose error the report records
-            checkpoint = {}
-        net = checkpoint.get("hyper_parameters", {}).get("net", {})
-        glove = isinstance(net, dict) and str(net.get("class_path", "")).endswith(".GloveMlpNet")
-        spec = f"glove-mlp:{candidates[0]}" if glove else str(candidates[0])
-        requests.append(ModelRequest(folder.parent.name, spec))
+        if candidates:
+            requests.append(ModelRequest(folder.parent.name, str(candidates[0])))
     return requests
 
 

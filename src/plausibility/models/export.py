@@ -33,8 +33,8 @@ from plausibility.models.model_folder import (
     LEXICON,
     LEXICON_ARGS,
     WEIGHTS,
-    load_folder_module,
 )
+from plausibility.scorers.trained import load_trained_module
 from plausibility.scoring.calibration import (
     Calibration,
     calibrate,
@@ -221,7 +221,7 @@ def export_model(
         }
         (staging / LEXICON).write_text(json.dumps(lexicon, indent=1) + "\n", encoding="utf-8")
         # Everything below is measured on the weights as exported (fp16, read back into float32).
-        scorer = load_folder_module(staging).scorer()
+        scorer = load_trained_module(staging).scorer()
         auc, scores = _evaluate(scorer, seed) if evaluate else ({}, {})
         calibration = fit_calibration(scorer, pairs_path, calibration_pairs, seed) if calibration_pairs else None
         valid_ece = {}

@@ -1,9 +1,10 @@
 """An exported model folder, read without unpickling: fp16 safetensors weights, YAML config, JSON lexicon.
 
 `plausibility export` writes the folder (`plausibility.models.export`); this module is its format and its
-loader. Nothing in a folder can run code when loaded: weights are safetensors, config and lexicon are
-YAML and JSON, the net class comes from this package's allow-list, and a folder holding a pickle file
-(a checkpoint, a `torch.save` file) is refused outright rather than silently ignored.
+reader, and `plausibility.scorers.trained` builds the model from what it reads. Nothing in a folder can run
+code when loaded: weights are safetensors, config and lexicon are YAML and JSON, the net class comes from
+the loader's allow-list, and a folder holding a pickle file (a checkpoint, a `torch.save` file) is refused
+outright rather than silently ignored.
 """
 
 import json
@@ -13,10 +14,6 @@ import torch
 import yaml
 
 from plausibility.errors import DataFormatError, ResourceMissingError
-from plausibility.models.checkpoint import build_module
-from plausibility.models.system import PlausibilityModule
-from plausibility.scoring.calibration import Calibration, calibrate
-from plausibility.scoring.protocols import TripleScorer
 
 FORMAT = "plausibility-model/1"
 WEIGHTS = "model.safetensors"
@@ -82,16 +79,3 @@ def read_model_folder(folder: str | Path) -> tuple[dict, dict[str, torch.Tensor]
     except (SafetensorError, OSError) as error:
         raise DataFormatError(f"{root / WEIGHTS}: not readable safetensors ({error}); export it again") from error
     return {**model, **_read_lexicon(root / LEXICON)}, weights
-
-
-def load_folder_module(folder: str | Path) -> PlausibilityModule:
-    """The trained system of an exported folder, float32 on the CPU, in eval mode."""
-    hparams, weights = read_model_folder(folder)
-    return build_module(str(folder), hparams, weights)
-
-
-def load_folder_scorer(folder: str | Path) -> TripleScorer:
-    """The folder's scorer (ConceptMax-trained ones by their maximum), calibrated where it holds a calibration."""
-    scorer = load_folder_module(folder).scorer()
-    path = Path(folder) / CALIBRATION
-    return calibrate(scorer, Calibration.load(path)) if path.is_file() else scorer

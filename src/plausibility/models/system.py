@@ -72,7 +72,7 @@ class PlausibilityModule(L.LightningModule):
         """
         super().__init__()
         # Under `plausibility fit` the saved hyperparameters are the resolved config, `net` included, which
-        # is what `load_checkpoint_scorer` rebuilds the model from.
+        # is what `plausibility.scorers.trained` rebuilds the model from.
         self.save_hyperparameters()
         self.net = net
         self.lexicon = TrainingLexicon(tuple(vocabulary) if vocabulary else None, min_depth, wsd)

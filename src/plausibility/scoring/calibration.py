@@ -194,8 +194,8 @@ def calibrate(scorer: TripleScorer, calibration: Calibration) -> TripleScorer:
 DEFAULT_CALIBRATION_PAIRS = 1000
 
 
-def load_calibrated(spec: str | None) -> TripleScorer:
-    """`calibrated:<SPEC>`: SPEC's scorer with a Platt calibration on the bundled training pairs, fitted once.
+def cached_calibration(scorer: TripleScorer, spec: str) -> Calibration:
+    """The Platt calibration of `calibrated:<spec>`: `scorer` fitted on the bundled training pairs, once.
 
     The fit is cached under the cache folder, keyed by the SPEC (and, for a SPEC that is a file or folder,
     its size and modification time), so a retrained checkpoint is calibrated afresh. A model trained on the
@@ -204,18 +204,14 @@ def load_calibrated(spec: str | None) -> TripleScorer:
     import hashlib
 
     from plausibility.resources import cache_dir, data_dir
-    from plausibility.scorers import load_scorer
 
-    if not spec:
-        raise PlausibilityError("calibrated needs the scorer to calibrate, e.g. calibrated:zero-shot")
-    inner = load_scorer(spec)
     pairs = data_dir() / "training" / "pairs.parquet"
     path = Path(spec)
     stamp = [path.stat().st_size, path.stat().st_mtime_ns] if path.exists() else []
     key = json.dumps([spec, *stamp, str(pairs), DEFAULT_CALIBRATION_PAIRS])
     cached = cache_dir() / "calibration" / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.json"
     if cached.is_file():
-        return calibrate(inner, Calibration.load(cached))
-    calibration = fit_calibration(inner, pairs, DEFAULT_CALIBRATION_PAIRS)
+        return Calibration.load(cached)
+    calibration = fit_calibration(scorer, pairs, DEFAULT_CALIBRATION_PAIRS)
     calibration.save(cached)
-    return calibrate(inner, calibration)
+    return calibration

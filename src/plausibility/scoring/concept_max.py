@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from plausibility.errors import PlausibilityError
 from plausibility.scoring.cells import raw_grid_scores
 from plausibility.scoring.protocols import TripleScorer
 from plausibility.triple import Triple
@@ -102,16 +101,3 @@ class ConceptMax:
 
     def to_probability(self, scores: np.ndarray) -> np.ndarray:
         return self.scorer.to_probability(scores)
-
-
-def load_concept_max(spec: str | None) -> ConceptMax:
-    """`conceptmax:<SPEC>`: ConceptMax around SPEC's scorer, over its training lexicon (else the bundled one)."""
-    from plausibility.lexicon.training_lexicon import lexicon_of
-    from plausibility.scorers import load_scorer
-
-    if not spec:
-        raise PlausibilityError("conceptmax needs the scorer to wrap, e.g. conceptmax:runs/roberta/last.ckpt")
-    inner = load_scorer(spec)
-    if isinstance(inner, ConceptMax):
-        return inner
-    return ConceptMax(inner, lexicon_of(inner))

@@ -1,0 +1,141 @@
+"""`load_scorer`: any TripleScorer from one SPEC, built by the factory of its kind; wrappers compose here.
+
+Every factory imports what it needs when called, so naming one scorer never loads another's dependencies
+(and `plausibility --help` imports none of them).
+"""
+
+from collections.abc import Callable
+from pathlib import Path
+
+from plausibility.devices import DType, LoadOptions
+from plausibility.errors import ResourceMissingError
+from plausibility.scorers.spec import ScorerKind, ScorerSpec, parse_spec
+from plausibility.scoring.protocols import TripleScorer
+
+# What `plausibility score` and `load_scorer()` use when no SPEC is given: needs no training, runs offline.
+DEFAULT_SCORER = "zero-shot"
+# Sequences per forward pass of a language model when the options name none.
+LM_BATCH_SIZE = 32
+
+Factory = Callable[[ScorerSpec, LoadOptions], TripleScorer]
+
+
+def _triples(spec: ScorerSpec) -> Path:
+    """The triples file a counted baseline reads: the SPEC's, else the bundled training triples."""
+    from plausibility.resources import data_dir
+
+    return Path(spec.source) if spec.source else data_dir() / "training" / "triples.parquet"
+
+
+def _ngram(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
+    from plausibility.baselines.ngram import BigramCounts, NgramScorer
+    from plausibility.corpus.tables import read_counts
+
+    return NgramScorer(BigramCounts.from_triples(read_counts(_triples(spec))))
+
+
+def _resnik(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
+    from plausibility.baselines.resnik import ResnikScorer, wordnet_sense_chains
+    from plausibility.corpus.tables import read_counts
+
+    return ResnikScorer.fit(read_counts(_triples(spec)), wordnet_sense_chains())
+
+
+def _zero_shot(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
+    from plausibility.baselines.zero_shot import ZeroShotScorer
+    from plausibility.resources import DEFAULT_CAUSAL_LM
+    from plausibility.scoring import load_lm_scorer
+    from plausibility.scoring.masked import MaskedLMScorer
+
+    lm = load_lm_scorer(
+        spec.source or DEFAULT_CAUSAL_LM,
+        batch_size=options.batch_size or LM_BATCH_SIZE,
+        device=options.device,
+        dtype=options.dtype,
+    )
+    default = "masked" if isinstance(lm, MaskedLMScorer) else "pmi"
+    return ZeroShotScorer(lm, spec.variant or default)  # type: ignore[arg-type]
+
+
+def _trained(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
+    from plausibility.scorers.trained import load_trained
+
+    return load_trained(str(spec.source), options)
+
+
+def _glove_mlp(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
+    from plausibility.baselines.glove_mlp import GloveMlpNet
+    from plausibility.scorers.trained import load_trained
+
+    return load_trained(str(spec.source), options, expect=GloveMlpNet)
+
+
+def _shipped(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
+    from plausibility.models.model_folder import is_model_folder
+    from plausibility.resources import data_dir
+    from plausibility.scorers.trained import load_trained
+
+    folder = data_dir() / "models" / str(spec.source)
+    if not is_model_folder(folder):
+        raise ResourceMissingError(
+            f"{spec.source}: the shipped model folder {folder} is absent; write it with "
+            f"`plausibility export RUN_OR_CKPT {folder}`, or name a checkpoint or exported folder instead"
+        )
+    return load_trained(folder, options)
+
+
+def _concept_max(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
+    """ConceptMax around the inner scorer, over its training lexicon (else the bundled one)."""
+    from plausibility.lexicon.training_lexicon import lexicon_of
+    from plausibility.scoring.concept_max import ConceptMax
+
+    inner = build_scorer(spec.inner, options)  # type: ignore[arg-type]
+    return inner if isinstance(inner, ConceptMax) else ConceptMax(inner, lexicon_of(inner))
+
+
+def _calibrated(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
+    """The inner scorer with a Platt calibration on the bundled training pairs, fitted once and cached."""
+    from plausibility.scoring.calibration import cached_calibration, calibrate
+
+    inner = build_scorer(spec.inner, options)  # type: ignore[arg-type]
+    return calibrate(inner, cached_calibration(inner, str(spec.inner)))
+
+
+FACTORIES: dict[ScorerKind, Factory] = {
+    "ngram": _ngram,
+    "resnik": _resnik,
+    "zero-shot": _zero_shot,
+    "glove-mlp": _glove_mlp,
+    "checkpoint": _trained,
+    "folder": _trained,
+    "shipped": _shipped,
+    "conceptmax": _concept_max,
+    "calibrated": _calibrated,
+}
+
+
+def build_scorer(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
+    """The scorer of a parsed SPEC, loaded as `options` say."""
+    return FACTORIES[spec.kind](spec, options)
+
+
+def load_scorer(
+    spec: str | ScorerSpec | None = None,
+    *,
+    device: str | None = None,
+    dtype: DType | None = None,
+    batch_size: int | None = None,
+) -> TripleScorer:
+    """Build the scorer a SPEC names (None: `DEFAULT_SCORER`); unknown forms fail with the list of known ones.
+
+    Args:
+        spec: a SPEC string (see `plausibility.scorers.spec`) or a parsed one.
+        device: `cpu`, `cuda`, `cuda:N`, `mps` or `auto`; None keeps each scorer's default.
+        dtype: `float32` (the default), `bfloat16` or `float16`.
+        batch_size: sequences or triples per forward pass; None keeps each scorer's default.
+    """
+    options = LoadOptions(device, dtype or "float32", batch_size)
+    if device is not None:
+        options.torch_device(device)  # a device this machine lacks fails before anything loads
+    parsed = spec if isinstance(spec, ScorerSpec) else parse_spec(spec or DEFAULT_SCORER)
+    return build_scorer(parsed, options)

@@ -1,0 +1,119 @@
+"""`ScorerSpec`: a SPEC string, the way the CLI and the Python API name a scorer, parsed once.
+
+The forms, tried in this order:
+
+- `conceptmax:<SPEC>`, `calibrated:<SPEC>`: a wrapper around the scorer the inner SPEC names;
+- `roberta`, `conceptmax`: the model folder shipped under `data/models/<name>`;
+- `<path>.ckpt`: a checkpoint written by `plausibility fit`;
+- a folder written by `plausibility export` (one holding `model.safetensors`);
+- `ngram[:<triples>]`, `resnik[:<triples>]`: a baseline counted from a triples file (default: the bundled one);
+- `glove-mlp:<path>.ckpt`: a checkpoint that must hold a GloVe+MLP net;
+- `zero-shot[:<lm>][@<variant>]`: a language model, untrained (default: the offline causal LM, variant pmi for
+  a causal LM, masked for a masked one).
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from plausibility.errors import PlausibilityError, ResourceMissingError, UnknownNameError
+
+ScorerKind = Literal[
+    "ngram", "resnik", "zero-shot", "glove-mlp", "checkpoint", "folder", "shipped", "conceptmax", "calibrated"
+]
+# Names that take an argument after the first colon; `conceptmax` and `calibrated` take a whole SPEC.
+NAMED = ("ngram", "resnik", "zero-shot", "glove-mlp")
+WRAPPERS = ("conceptmax", "calibrated")
+_WRAPPER_NEEDS = {
+    "conceptmax": "conceptmax needs the scorer to wrap, e.g. conceptmax:zero-shot",
+    "calibrated": "calibrated needs the scorer to calibrate, e.g. calibrated:zero-shot",
+}
+# Bare names of the model folders shipped under data/models/.
+SHIPPED = ("roberta", "conceptmax")
+ZERO_SHOT_VARIANTS = ("raw", "pmi", "masked")
+# Every form, as an unknown SPEC's error lists them.
+FORMS = (
+    "calibrated:<SPEC>",
+    "conceptmax",
+    "conceptmax:<SPEC>",
+    "glove-mlp:<path>.ckpt",
+    "ngram[:<triples>]",
+    "resnik[:<triples>]",
+    "roberta",
+    "zero-shot[:<lm>][@<variant>]",
+    "<path>.ckpt",
+    "<exported folder>",
+)
+# The file name an exported folder holds its weights in (`plausibility.models.model_folder.WEIGHTS`).
+_WEIGHTS = "model.safetensors"
+
+
+@dataclass(frozen=True)
+class ScorerSpec:
+    """A parsed SPEC: which kind of scorer, what it reads, and the SPEC a wrapper wraps.
+
+    Attributes:
+        kind: the form (see the module docstring); `shipped` is a bare `roberta` or `conceptmax`.
+        source: the file, folder, LM or shipped name the scorer is built from (None: the scorer's default).
+        variant: the zero-shot formula (`raw`, `pmi`, `masked`); None picks it from the LM's kind.
+        inner: the SPEC a `conceptmax` or `calibrated` wrapper wraps.
+    """
+
+    kind: ScorerKind
+    source: str | None = None
+    variant: str | None = None
+    inner: "ScorerSpec | None" = None
+
+    def __str__(self) -> str:
+        """The SPEC as a string that parses back to this one."""
+        if self.inner is not None:
+            return f"{self.kind}:{self.inner}"
+        if self.kind in ("checkpoint", "folder", "shipped"):
+            return str(self.source)
+        text = self.kind + (f":{self.source}" if self.source else "")
+        if self.variant:
+            text += f"@{self.variant}" if self.source else f":@{self.variant}"
+        return text
+
+
+def _zero_shot(argument: str) -> ScorerSpec:
+    lm, at, variant = argument.rpartition("@")
+    if not at:
+        lm, variant = argument, ""
+    if variant and variant not in ZERO_SHOT_VARIANTS:
+        raise UnknownNameError("zero-shot variant", variant, ZERO_SHOT_VARIANTS)
+    return ScorerSpec("zero-shot", lm or None, variant or None)
+
+
+def parse_spec(text: str) -> ScorerSpec:
+    """The `ScorerSpec` of a SPEC string; an unknown form fails in one line with the known ones.
+
+    Only the file system is consulted (is it a folder?); nothing is loaded.
+    """
+    spec = text.strip()
+    if not spec:
+        raise PlausibilityError("empty model SPEC; give one, e.g. zero-shot or ngram")
+    name, colon, argument = spec.partition(":")
+    if name in WRAPPERS and colon:
+        if not argument.strip():
+            raise PlausibilityError(_WRAPPER_NEEDS[name])
+        return ScorerSpec(name, inner=parse_spec(argument))  # type: ignore[arg-type]
+    if spec in SHIPPED:
+        return ScorerSpec("shipped", spec)
+    if spec in WRAPPERS:
+        raise PlausibilityError(_WRAPPER_NEEDS[spec])
+    # `glove-mlp:<path>.ckpt` names a factory, not a bare checkpoint
+    if spec.endswith(".ckpt") and name not in NAMED:
+        return ScorerSpec("checkpoint", spec)
+    if Path(spec).is_dir() and ((Path(spec) / _WEIGHTS).is_file() or name not in NAMED):
+        return ScorerSpec("folder", spec)
+    if name not in NAMED:
+        raise UnknownNameError("model", spec, FORMS)
+    if name == "zero-shot":
+        return _zero_shot(argument)
+    if name == "glove-mlp" and not argument:
+        raise ResourceMissingError(
+            "glove-mlp needs a trained checkpoint: plausibility fit --config configs/models/glove_mlp.yaml, "
+            "then use glove-mlp:<path>.ckpt"
+        )
+    return ScorerSpec(name, argument or None)  # type: ignore[arg-type]

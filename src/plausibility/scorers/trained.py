@@ -1,0 +1,115 @@
+"""The one loader of trained models: a checkpoint or an exported folder, rebuilt by its saved net's class.
+
+Both formats hold the module's saved hyperparameters and its net's weights; `plausibility.models.checkpoint`
+and `plausibility.models.model_folder` read them without unpickling, and this module turns them into a
+scorer. The net class a file names is looked up in `NETS`, so a file never picks code to run.
+"""
+
+import warnings
+from pathlib import Path
+
+import torch
+from torch import nn
+
+from plausibility.baselines.glove_mlp import GloveMlpNet
+from plausibility.devices import DEFAULT_OPTIONS, LoadOptions
+from plausibility.errors import DataFormatError
+from plausibility.models.checkpoint import net_state_dict, read_checkpoint
+from plausibility.models.components.classifier import TripleClassifier
+from plausibility.models.components.concept_inject import ConceptInjectClassifier
+from plausibility.models.model_folder import CALIBRATION, read_model_folder
+from plausibility.models.system import PlausibilityModule
+from plausibility.scoring.calibration import Calibration, calibrate
+from plausibility.scoring.protocols import TripleScorer
+
+
+def _class_path(net: type[nn.Module]) -> str:
+    return f"{net.__module__}.{net.__qualname__}"
+
+
+# The nets a saved model may name (by the `class_path` of its config), and nothing else.
+NETS: dict[str, type[nn.Module]] = {
+    _class_path(net): net for net in (TripleClassifier, ConceptInjectClassifier, GloveMlpNet)
+}
+_SYSTEM_ARGS = ("vocabulary", "abstractions", "min_depth", "wsd", "eval_batch_size")
+
+
+def _is_float(value: object) -> bool:
+    return isinstance(value, torch.Tensor) and value.is_floating_point()
+
+
+def net_class(source: str, hparams: dict) -> type[nn.Module]:
+    """The allow-listed net class a saved model's config names; any other fails in one line."""
+    net_config = hparams.get("net")
+    if not isinstance(net_config, dict) or "class_path" not in net_config:
+        raise DataFormatError(f"{source}: no net config; use a model written by `plausibility fit` or `export`")
+    net = NETS.get(net_config["class_path"])
+    if net is None:
+        known = ", ".join(cls.__name__ for cls in NETS.values())
+        raise DataFormatError(
+            f"{source}: {net_config['class_path']!r} is not a net of this package ({known}); "
+            "retrain with `plausibility fit`"
+        )
+    return net
+
+
+def build_module(
+    source: str,
+    hparams: dict,
+    net_state: dict[str, torch.Tensor],
+    options: LoadOptions = DEFAULT_OPTIONS,
+    expect: type[nn.Module] | None = None,
+) -> PlausibilityModule:
+    """The trained system from its saved hyperparameters and its net's weights, in eval mode.
+
+    Weights of any floating dtype (an export's fp16) load into float32 parameters, which then move to the
+    options' device (the CPU by default) and dtype. With `expect`, a net of another class is refused.
+    """
+    net = net_class(source, hparams)
+    if expect is not None and net is not expect:
+        raise DataFormatError(f"{source}: holds a {net.__name__} net, not a {expect.__name__}; give one trained so")
+    net = net(**hparams["net"].get("init_args", {}))
+    arguments = {name: hparams[name] for name in _SYSTEM_ARGS if name in hparams}
+    if options.batch_size is not None:
+        arguments["eval_batch_size"] = options.batch_size
+    with warnings.catch_warnings():
+        # Outside `plausibility fit` the net reaches the system as a module; nothing is saved from here.
+        warnings.filterwarnings("ignore", message="Attribute 'net' is an instance of `nn.Module`")
+        module = PlausibilityModule(net=net, **arguments)
+    try:
+        # Not every entry is a tensor: GloVe+MLP keeps its vocabulary as the net's extra state.
+        module.net.load_state_dict(
+            {name: value.float() if _is_float(value) else value for name, value in net_state.items()}
+        )
+    except RuntimeError as error:
+        raise DataFormatError(
+            f"{source}: weights do not fit the configured net ({str(error).splitlines()[0]})"
+        ) from error
+    return module.to(device=options.torch_device("cpu"), dtype=options.torch_dtype()).eval()
+
+
+def load_trained_module(
+    path: str | Path, options: LoadOptions = DEFAULT_OPTIONS, expect: type[nn.Module] | None = None
+) -> PlausibilityModule:
+    """The trained system of a checkpoint (`*.ckpt`) or an exported folder, in eval mode."""
+    source = str(path)
+    if Path(path).is_dir():  # read_model_folder says what an exported folder lacks
+        hparams, weights = read_model_folder(path)
+        return build_module(source, hparams, weights, options, expect)
+    checkpoint = read_checkpoint(source)
+    hparams = checkpoint.get("hyper_parameters", {})
+    return build_module(source, hparams, net_state_dict(source, checkpoint), options, expect)
+
+
+def load_trained(
+    path: str | Path, options: LoadOptions = DEFAULT_OPTIONS, expect: type[nn.Module] | None = None
+) -> TripleScorer:
+    """The scorer of a trained model: its net's logits, or ConceptMax's maximum where it was trained as one.
+
+    An exported folder's scorer is calibrated where the folder holds a calibration.
+    """
+    scorer = load_trained_module(path, options, expect).scorer()
+    calibration = Path(path) / CALIBRATION
+    if Path(path).is_dir() and calibration.is_file():
+        return calibrate(scorer, Calibration.load(calibration))
+    return scorer

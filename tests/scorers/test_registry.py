@@ -1,0 +1,143 @@
+"""`load_scorer`: each SPEC form builds its kind of scorer, and the loading options reach every factory."""
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from tokenizers import Tokenizer, models, pre_tokenizers, processors
+from trained_models import TRIPLES, Saved
+from transformers import BertConfig, BertForMaskedLM, GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast
+
+from plausibility.baselines.ngram import NgramScorer
+from plausibility.baselines.zero_shot import ZeroShotScorer
+from plausibility.errors import DeviceUnavailableError, ResourceMissingError
+from plausibility.models.export import export_model
+from plausibility.models.scorer import NetScorer, SenseNetScorer
+from plausibility.scorers import load_scorer
+from plausibility.scoring.calibration import CalibratedScorer
+from plausibility.scoring.causal import CausalLMScorer
+from plausibility.scoring.concept_max import ConceptMax
+from plausibility.scoring.masked import MaskedLMScorer
+
+WORDS = "the The a dog cat person bone air helium dentist eat breathe chase .".split()
+
+
+def _tokenizer(specials: list[str], template: str | None) -> Tokenizer:
+    vocab = {word: index for index, word in enumerate([*specials, *WORDS])}
+    backend = Tokenizer(models.WordLevel(vocab, unk_token=specials[0]))
+    backend.pre_tokenizer = pre_tokenizers.Whitespace()
+    if template:
+        backend.post_processor = processors.TemplateProcessing(
+            single=template, special_tokens=[(name, vocab[name]) for name in ("[CLS]", "[SEP]")]
+        )
+    return backend
+
+
+@pytest.fixture(scope="module")
+def lm_folders(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A tiny random causal LM and masked LM, saved as local folders a SPEC can name."""
+    root = tmp_path_factory.mktemp("lms")
+    torch.manual_seed(0)
+    end = "<|endoftext|>"
+    causal = PreTrainedTokenizerFast(tokenizer_object=_tokenizer([end], None), bos_token=end, eos_token=end)
+    GPT2LMHeadModel(GPT2Config(vocab_size=len(causal), n_embd=32, n_layer=2, n_head=4, n_positions=64)).save_pretrained(
+        root / "causal"
+    )
+    causal.save_pretrained(root / "causal")
+    specials = ["[UNK]", "[PAD]", "[CLS]", "[SEP]", "[MASK]"]
+    masked = PreTrainedTokenizerFast(
+        tokenizer_object=_tokenizer(specials, "[CLS] $A [SEP]"),
+        **dict(zip(("unk_token", "pad_token", "cls_token", "sep_token", "mask_token"), specials, strict=True)),
+    )
+    config = BertConfig(vocab_size=len(masked), hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                        intermediate_size=37, max_position_embeddings=64, pad_token_id=1)
+    BertForMaskedLM(config).save_pretrained(root / "masked")
+    masked.save_pretrained(root / "masked")
+    return {"causal": root / "causal", "masked": root / "masked"}
+
+
+def test_each_spec_form_builds_its_kind_of_scorer(
+    fixtures: Path, lm_folders: dict[str, Path], checkpoints: dict[str, Saved], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path / "cache"))
+    triples = fixtures / "ngram_triples.tsv"
+    assert type(load_scorer(f"ngram:{triples}")) is NgramScorer
+    causal = load_scorer(f"zero-shot:{lm_folders['causal']}")
+    assert type(causal) is ZeroShotScorer and causal.variant == "pmi" and type(causal.lm) is CausalLMScorer
+    masked = load_scorer(f"zero-shot:{lm_folders['masked']}")
+    assert type(masked) is ZeroShotScorer and masked.variant == "masked" and type(masked.lm) is MaskedLMScorer
+    assert load_scorer(f"zero-shot:{lm_folders['causal']}@raw").variant == "raw"
+    wrapped = load_scorer(f"conceptmax:ngram:{triples}")
+    assert type(wrapped) is ConceptMax and type(wrapped.scorer) is NgramScorer
+    calibrated = load_scorer("calibrated:ngram")
+    assert type(calibrated) is CalibratedScorer and type(calibrated.scorer) is NgramScorer
+    assert type(load_scorer(str(checkpoints["classifier"].path))) is NetScorer
+    assert type(load_scorer(str(checkpoints["concept_max"].path))) is ConceptMax
+    assert type(load_scorer(f"glove-mlp:{checkpoints['glove_mlp'].path}")) is NetScorer
+    export_model(checkpoints["concept_inject"].path, tmp_path / "exported", evaluate=False, calibration_pairs=0)
+    assert type(load_scorer(str(tmp_path / "exported"))) is SenseNetScorer
+    around = load_scorer(f"conceptmax:{checkpoints['classifier'].path}")
+    assert type(around) is ConceptMax and type(around.scorer) is NetScorer
+    assert load_scorer(f"conceptmax:{checkpoints['concept_max'].path}").scorer.__class__ is NetScorer  # not twice
+
+
+def test_bare_shipped_names_load_the_folders_under_data_models(
+    checkpoints: dict[str, Saved], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PLAUSIBILITY_DATA", str(tmp_path))
+    for name in ("roberta", "conceptmax"):
+        with pytest.raises(ResourceMissingError) as raised:
+            load_scorer(name)
+        folder = tmp_path / "models" / name
+        assert str(raised.value) == (
+            f"{name}: the shipped model folder {folder} is absent; write it with "
+            f"`plausibility export RUN_OR_CKPT {folder}`, or name a checkpoint or exported folder instead"
+        )
+    for name, source in (("roberta", "classifier"), ("conceptmax", "concept_max")):
+        export_model(checkpoints[source].path, tmp_path / "models" / name, evaluate=False, calibration_pairs=0)
+    roberta = load_scorer("roberta")
+    assert type(roberta) is NetScorer
+    assert np.max(np.abs(roberta.score(TRIPLES) - checkpoints["classifier"].scores)) < 1e-3
+    assert type(load_scorer("conceptmax")) is ConceptMax
+    assert type(load_scorer("conceptmax:roberta")) is ConceptMax  # the wrapper, around the shipped folder
+    shutil.rmtree(tmp_path / "models" / "roberta")
+    with pytest.raises(ResourceMissingError, match="^roberta: the shipped model folder"):
+        load_scorer("conceptmax:roberta")
+
+
+def test_bfloat16_scores_within_a_tolerance_of_float32(
+    lm_folders: dict[str, Path], checkpoints: dict[str, Saved]
+) -> None:
+    for kind in ("causal", "masked"):
+        spec = f"zero-shot:{lm_folders[kind]}"
+        full = load_scorer(spec, device="cpu")
+        half = load_scorer(spec, device="cpu", dtype="bfloat16")
+        assert half.lm.model.dtype == torch.bfloat16 and full.lm.model.dtype == torch.float32
+        low, high = half.score(TRIPLES), full.score(TRIPLES)
+        assert not np.array_equal(low, high)  # computed in bfloat16 indeed
+        np.testing.assert_allclose(low, high, rtol=0, atol=0.01)
+    spec = f"conceptmax:{checkpoints['classifier'].path}"
+    half = load_scorer(spec, dtype="bfloat16")  # the wrapper hands its options to the scorer it wraps
+    assert half.scorer.net.head.weight.dtype == torch.bfloat16
+    np.testing.assert_allclose(half.score(TRIPLES), load_scorer(spec).score(TRIPLES), rtol=0, atol=0.02)
+
+
+def test_the_batch_size_does_not_change_scores(lm_folders: dict[str, Path], checkpoints: dict[str, Saved]) -> None:
+    for spec in (f"zero-shot:{lm_folders['causal']}", f"zero-shot:{lm_folders['masked']}"):
+        one = load_scorer(spec, batch_size=1)
+        assert one.lm.batch_size == 1
+        np.testing.assert_allclose(one.score(TRIPLES), load_scorer(spec, batch_size=64).score(TRIPLES), atol=1e-5)
+    path = str(checkpoints["concept_inject"].path)
+    one = load_scorer(path, batch_size=1)
+    assert one.batch_size == 1
+    np.testing.assert_allclose(one.score(TRIPLES), checkpoints["concept_inject"].scores, atol=1e-5)
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="needs a machine without a CUDA GPU")
+def test_a_device_this_machine_lacks_fails_before_loading(fixtures: Path) -> None:
+    with pytest.raises(DeviceUnavailableError) as raised:
+        load_scorer(f"ngram:{fixtures / 'missing.tsv'}", device="cuda:0")
+    assert str(raised.value) == "device 'cuda:0': no CUDA GPU is visible on this machine; choose cpu or auto"
