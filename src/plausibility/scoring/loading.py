@@ -3,7 +3,7 @@
 from typing import TYPE_CHECKING, Literal, get_args
 
 from plausibility.errors import ResourceMissingError, UnknownNameError
-from plausibility.resources import DEFAULT_CAUSAL_LM, hub_model, load_causal_lm
+from plausibility.resources import DEFAULT_CAUSAL_LM, OFFLINE_CAUSAL_LMS, hub_model, load_causal_lm
 
 if TYPE_CHECKING:
     from transformers import PreTrainedModel, PreTrainedTokenizerBase
@@ -21,7 +21,7 @@ def _missing(name: str, error: Exception) -> ResourceMissingError:
 
 def guess_kind(name: str) -> LMKind:
     """`causal` or `masked`, read from the model's config: its architecture names, else its model type."""
-    if name == DEFAULT_CAUSAL_LM:
+    if name in OFFLINE_CAUSAL_LMS:
         return "causal"
     from transformers import AutoConfig
     from transformers.models.auto.modeling_auto import (
