@@ -8,7 +8,9 @@ from transformers import BertConfig, BertForMaskedLM, GPT2Config, GPT2LMHeadMode
 
 from plausibility.baselines.zero_shot import ZeroShotScorer
 from plausibility.errors import DataFormatError, UnknownNameError
+from plausibility.resources import data_dir
 from plausibility.scorers import load_scorer
+from plausibility.scoring.calibration import Calibration, uncalibrated
 from plausibility.scoring.causal import CausalLMScorer
 from plausibility.scoring.masked import MaskedLMScorer
 from plausibility.scoring.protocols import TripleScorer
@@ -132,5 +134,6 @@ def test_the_spec_names_the_lm_and_the_variant(
 @pytest.mark.integration
 def test_default_zero_shot_is_the_offline_causal_lm_with_pmi() -> None:
     scorer = load_scorer("zero-shot")
-    assert isinstance(scorer, ZeroShotScorer) and scorer.variant == "pmi"
+    assert isinstance(uncalibrated(scorer), ZeroShotScorer) and scorer.variant == "pmi"
+    assert scorer.calibration == Calibration.load(data_dir() / "calibration" / "zero-shot.json")  # shipped
     assert np.isfinite(scorer.score(TRIPLES)).all()

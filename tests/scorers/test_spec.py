@@ -27,8 +27,8 @@ def test_each_form_parses_to_its_kind(tmp_path: Path) -> None:
     assert parse_spec("roberta") == ScorerSpec("shipped", "roberta")
     assert parse_spec("conceptmax") == ScorerSpec("shipped", "conceptmax")
     assert parse_spec("conceptmax:ngram") == ScorerSpec("conceptmax", inner=ScorerSpec("ngram"))
-    assert parse_spec("calibrated:conceptmax:r.ckpt") == ScorerSpec(
-        "calibrated", inner=ScorerSpec("conceptmax", inner=ScorerSpec("checkpoint", "r.ckpt"))
+    assert parse_spec("uncalibrated:conceptmax:r.ckpt") == ScorerSpec(
+        "uncalibrated", inner=ScorerSpec("conceptmax", inner=ScorerSpec("checkpoint", "r.ckpt"))
     )
     assert parse_spec("conceptmax:roberta") == ScorerSpec("conceptmax", inner=ScorerSpec("shipped", "roberta"))
 
@@ -36,7 +36,7 @@ def test_each_form_parses_to_its_kind(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "text",
     ["ngram", "ngram:a.tsv", "zero-shot", "zero-shot:gpt2@raw", "zero-shot:@pmi", "glove-mlp:g.ckpt", "x/last.ckpt",
-     "roberta", "conceptmax", "conceptmax:calibrated:zero-shot:gpt2@masked"],
+     "roberta", "conceptmax", "conceptmax:uncalibrated:zero-shot:gpt2@masked"],
 )
 def test_a_spec_prints_as_the_string_it_parses_from(text: str) -> None:
     assert str(parse_spec(text)) == text
@@ -45,15 +45,15 @@ def test_a_spec_prints_as_the_string_it_parses_from(text: str) -> None:
 
 def test_unknown_and_incomplete_forms_fail_in_one_line() -> None:
     known = (
-        "<exported folder>, <path>.ckpt, calibrated:<SPEC>, conceptmax, conceptmax:<SPEC>, glove-mlp:<path>.ckpt, "
-        "ngram[:<triples>], resnik[:<triples>], roberta, zero-shot[:<lm>][@<variant>]"
+        "<exported folder>, <path>.ckpt, conceptmax, conceptmax:<SPEC>, glove-mlp:<path>.ckpt, "
+        "ngram[:<triples>], resnik[:<triples>], roberta, uncalibrated:<SPEC>, zero-shot[:<lm>][@<variant>]"
     )
     cases = {
         "nonsense": (UnknownNameError, f"unknown model 'nonsense'; known: {known}"),
         "ngrams:x": (UnknownNameError, f"unknown model 'ngrams:x'; known: {known}"),
         "zero-shot:gpt2@best": (UnknownNameError, "unknown zero-shot variant 'best'; known: masked, pmi, raw"),
-        "calibrated": (PlausibilityError, "calibrated needs the scorer to calibrate, e.g. calibrated:zero-shot"),
-        "calibrated:": (PlausibilityError, "calibrated needs the scorer to calibrate, e.g. calibrated:zero-shot"),
+        "uncalibrated": (PlausibilityError, "uncalibrated needs the scorer to wrap, e.g. uncalibrated:zero-shot"),
+        "uncalibrated:": (PlausibilityError, "uncalibrated needs the scorer to wrap, e.g. uncalibrated:zero-shot"),
         "conceptmax: ": (PlausibilityError, "conceptmax needs the scorer to wrap, e.g. conceptmax:zero-shot"),
         "conceptmax:nonsense": (UnknownNameError, f"unknown model 'nonsense'; known: {known}"),
         "glove-mlp": (

@@ -2,6 +2,7 @@
 
 import json
 import math
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -151,18 +152,47 @@ def test_a_broken_calibration_file_is_refused(tmp_path: Path) -> None:
     assert str(raised.value) == f"{path}: slope must be positive and both parameters finite; export the model again"
 
 
-def test_calibrated_spec_fits_once_and_reads_the_fit_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_spec_is_calibrated_once_and_reads_the_fit_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from plausibility.scorers import load_scorer
 
     monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path))
-    scorer = load_scorer("calibrated:ngram")
-    assert isinstance(scorer, CalibratedScorer) and scorer.calibration.n == 2000
-    assert scorer.calibration.slice.startswith("1000 of the ") and scorer.calibration.slope > 0
+    scorer = load_scorer("ngram")
+    assert isinstance(scorer, CalibratedScorer)
+    assert not (tmp_path / "calibration").exists()  # fitted on the first probability, not on loading
+    events = [Triple("dog", "eat", "bone"), Triple("dentist", "breathe", "helium")]
+    own = load_scorer("uncalibrated:ngram")
+    assert scorer.score(events).tolist() == own.score(events).tolist()
+    assert scorer.calibration.n == 2000 and scorer.calibration.slice.startswith("1000 of the ")
+    assert scorer.calibration.slope > 0
+    np.testing.assert_allclose(scorer.to_probability(scorer.score(events)), scorer.calibration.probability(
+        own.score(events)))
     (cached,) = (tmp_path / "calibration").iterdir()
     assert Calibration.load(cached) == scorer.calibration
     cached.write_text(json.dumps({**json.loads(cached.read_text()), "slope": 2.0}))
-    assert load_scorer("calibrated:ngram").calibration.slope == 2.0  # read back, not fitted again
-    with pytest.raises(
-        PlausibilityError, match="^calibrated needs the scorer to calibrate, e.g. calibrated:zero-shot$"
-    ):
-        load_scorer("calibrated")
+    assert load_scorer("ngram").calibration.slope == 2.0  # read back, not fitted again
+    assert own.probability_mapping == "exp of the log score: the smoothed estimate of P(s, o | v) itself"
+
+
+def test_the_default_scorer_ships_its_calibration() -> None:
+    from plausibility.resources import data_dir
+    from plausibility.scoring.calibration import bundled_calibration_path
+
+    assert bundled_calibration_path("zero-shot") == data_dir() / "calibration" / "zero-shot.json"
+    shipped = Calibration.load(bundled_calibration_path("zero-shot"))
+    assert shipped.n == 2000 and shipped.ece_after < shipped.ece_before
+
+
+def test_a_scorer_worse_than_chance_keeps_its_own_probabilities(caplog: pytest.LogCaptureFixture) -> None:
+    inner = WordLengthScorer()
+    wrapped = calibrate(inner, lambda: fit_platt([1.0, 2.0, 3.0, 4.0], [1, 1, 0, 0], "toy slice"))
+    scores = np.array([0.5, 3.0])
+    assert wrapped.calibration is None
+    assert wrapped.to_probability(scores).tolist() == inner.to_probability(scores).tolist()
+    assert re.fullmatch(
+        r"exp of the score \(not calibrated: toy slice: fitted slope -[0-9.]+ is not positive \(the scorer does "
+        r"not rank attested events above pseudo-negatives\); a monotone calibration needs a better model\)",
+        wrapped.probability_mapping,
+    )
+    assert "its own probabilities are kept" in caplog.text

@@ -1,5 +1,10 @@
 """`load_scorer`: any TripleScorer from one SPEC, built by the factory of its kind; wrappers compose here.
 
+Every scorer's probabilities are Platt-calibrated on held-out training pairs, so 0.5 means "as likely attested
+as not" (`plausibility.scoring.calibration`): an exported folder by its own calibration, a named offline
+scorer by the fit shipped in `data/calibration/`, any other by a fit made on its first probability and cached.
+`uncalibrated:<SPEC>` keeps the scorer's own map of its scores. Scores, rankings and AUC are the same either way.
+
 Every factory imports what it needs when called, so naming one scorer never loads another's dependencies
 (and `plausibility --help` imports none of them).
 """
@@ -84,23 +89,6 @@ def _shipped(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
     return load_trained(folder, options)
 
 
-def _concept_max(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
-    """ConceptMax around the inner scorer, over its training lexicon (else the bundled one)."""
-    from plausibility.lexicon.training_lexicon import lexicon_of
-    from plausibility.scoring.concept_max import ConceptMax
-
-    inner = build_scorer(spec.inner, options)  # type: ignore[arg-type]
-    return inner if isinstance(inner, ConceptMax) else ConceptMax(inner, lexicon_of(inner))
-
-
-def _calibrated(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
-    """The inner scorer with a Platt calibration on the bundled training pairs, fitted once and cached."""
-    from plausibility.scoring.calibration import cached_calibration, calibrate
-
-    inner = build_scorer(spec.inner, options)  # type: ignore[arg-type]
-    return calibrate(inner, cached_calibration(inner, str(spec.inner)))
-
-
 FACTORIES: dict[ScorerKind, Factory] = {
     "ngram": _ngram,
     "resnik": _resnik,
@@ -109,14 +97,27 @@ FACTORIES: dict[ScorerKind, Factory] = {
     "checkpoint": _trained,
     "folder": _trained,
     "shipped": _shipped,
-    "conceptmax": _concept_max,
-    "calibrated": _calibrated,
 }
 
 
-def build_scorer(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
-    """The scorer of a parsed SPEC, loaded as `options` say."""
-    return FACTORIES[spec.kind](spec, options)
+def build_scorer(spec: ScorerSpec, options: LoadOptions, calibrated: bool = True) -> TripleScorer:
+    """The scorer of a parsed SPEC, loaded as `options` say, with calibrated probabilities unless told not to.
+
+    `conceptmax:` wraps the inner scorer, over its training lexicon (else the bundled one); the maximum of
+    calibrated probabilities is the calibrated probability of the maximum, so calibrating inside is enough.
+    """
+    from plausibility.scoring import calibration
+
+    if spec.kind == "uncalibrated":
+        return build_scorer(spec.inner, options, calibrated=False)  # type: ignore[arg-type]
+    if spec.kind == "conceptmax":
+        from plausibility.lexicon.training_lexicon import lexicon_of
+        from plausibility.scoring.concept_max import ConceptMax
+
+        inner = build_scorer(spec.inner, options, calibrated)  # type: ignore[arg-type]
+        return inner if isinstance(inner, ConceptMax) else ConceptMax(inner, lexicon_of(inner))
+    scorer = FACTORIES[spec.kind](spec, options)
+    return calibration.calibrated(str(spec), scorer) if calibrated else calibration.uncalibrated(scorer)
 
 
 def load_scorer(

@@ -2,7 +2,8 @@
 
 The forms, tried in this order:
 
-- `conceptmax:<SPEC>`, `calibrated:<SPEC>`: a wrapper around the scorer the inner SPEC names;
+- `conceptmax:<SPEC>`, `uncalibrated:<SPEC>`: a wrapper around the scorer the inner SPEC names (every other
+  scorer's probabilities are Platt-calibrated; `uncalibrated:` keeps the scorer's own map of its scores);
 - `roberta`, `conceptmax`: the model folder shipped under `data/models/<name>`;
 - `<path>.ckpt`: a checkpoint written by `plausibility fit`;
 - a folder written by `plausibility export` (one holding `model.safetensors`);
@@ -19,27 +20,27 @@ from typing import Literal
 from plausibility.errors import PlausibilityError, ResourceMissingError, UnknownNameError
 
 ScorerKind = Literal[
-    "ngram", "resnik", "zero-shot", "glove-mlp", "checkpoint", "folder", "shipped", "conceptmax", "calibrated"
+    "ngram", "resnik", "zero-shot", "glove-mlp", "checkpoint", "folder", "shipped", "conceptmax", "uncalibrated"
 ]
-# Names that take an argument after the first colon; `conceptmax` and `calibrated` take a whole SPEC.
+# Names that take an argument after the first colon; `conceptmax` and `uncalibrated` take a whole SPEC.
 NAMED = ("ngram", "resnik", "zero-shot", "glove-mlp")
-WRAPPERS = ("conceptmax", "calibrated")
+WRAPPERS = ("conceptmax", "uncalibrated")
 _WRAPPER_NEEDS = {
     "conceptmax": "conceptmax needs the scorer to wrap, e.g. conceptmax:zero-shot",
-    "calibrated": "calibrated needs the scorer to calibrate, e.g. calibrated:zero-shot",
+    "uncalibrated": "uncalibrated needs the scorer to wrap, e.g. uncalibrated:zero-shot",
 }
 # Bare names of the model folders shipped under data/models/.
 SHIPPED = ("roberta", "conceptmax")
 ZERO_SHOT_VARIANTS = ("raw", "pmi", "masked")
 # Every form, as an unknown SPEC's error lists them.
 FORMS = (
-    "calibrated:<SPEC>",
     "conceptmax",
     "conceptmax:<SPEC>",
     "glove-mlp:<path>.ckpt",
     "ngram[:<triples>]",
     "resnik[:<triples>]",
     "roberta",
+    "uncalibrated:<SPEC>",
     "zero-shot[:<lm>][@<variant>]",
     "<path>.ckpt",
     "<exported folder>",
@@ -56,7 +57,7 @@ class ScorerSpec:
         kind: the form (see the module docstring); `shipped` is a bare `roberta` or `conceptmax`.
         source: the file, folder, LM or shipped name the scorer is built from (None: the scorer's default).
         variant: the zero-shot formula (`raw`, `pmi`, `masked`); None picks it from the LM's kind.
-        inner: the SPEC a `conceptmax` or `calibrated` wrapper wraps.
+        inner: the SPEC a `conceptmax` or `uncalibrated` wrapper wraps.
     """
 
     kind: ScorerKind

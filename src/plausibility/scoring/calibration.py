@@ -8,6 +8,7 @@ scorer better than chance), so scores, rankings and AUC are unchanged.
 """
 
 import json
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -149,14 +150,34 @@ def fit_calibration(scorer: TripleScorer, pairs: Path, size: int, seed: int = 0)
 
 
 class CalibratedScorer:
-    """Any TripleScorer with a fitted Platt map as its `to_probability`; its scores are the wrapped scorer's."""
+    """Any TripleScorer with a fitted Platt map as its `to_probability`; all else is the wrapped scorer's.
 
-    def __init__(self, scorer: TripleScorer, calibration: Calibration) -> None:
+    Scores and every other attribute (its LM, net, batch size, lexicon) are read through to the wrapped
+    scorer, so a calibrated scorer can stand wherever the scorer itself did. The calibration may be given
+    as a function that finds or fits it: it is then called once, the first time a probability is asked for,
+    so ranking and AUC never pay for a fit. A scorer that ranks pseudo-negatives above attested events has no
+    monotone calibration: it keeps its own probabilities, and `probability_mapping` says why.
+    """
+
+    def __init__(self, scorer: TripleScorer, calibration: Calibration | Callable[[], Calibration]) -> None:
         self.scorer = scorer
-        self.calibration = calibration
+        self._calibration: Calibration | Callable[[], Calibration] | PlausibilityError = calibration
+
+    @property
+    def calibration(self) -> Calibration | None:
+        """The fitted map, or None where no monotone one exists (the wrapped scorer's own map is used)."""
+        if callable(self._calibration):
+            try:
+                self._calibration = self._calibration()
+            except PlausibilityError as error:
+                logging.getLogger(__name__).warning("%s; its own probabilities are kept", error)
+                self._calibration = error
+        return self._calibration if isinstance(self._calibration, Calibration) else None
 
     @property
     def probability_mapping(self) -> str:
+        if self.calibration is None:
+            return f"{self.scorer.probability_mapping} (not calibrated: {self._calibration})"
         return f"{self.calibration.describe()}, fitted on {self.calibration.slice}"
 
     @property
@@ -164,10 +185,17 @@ class CalibratedScorer:
         """The wrapped scorer's lexicon, so grids are laid out as they would be without calibration."""
         return getattr(self.scorer, "lexicon", None)
 
+    def __getattr__(self, name: str) -> object:
+        if name in ("scorer", "_calibration"):  # not set yet (while unpickling or copying): no recursion
+            raise AttributeError(name)
+        return getattr(self.scorer, name)
+
     def score(self, triples: Sequence[Triple]) -> np.ndarray:
         return self.scorer.score(triples)
 
     def to_probability(self, scores: np.ndarray) -> np.ndarray:
+        if self.calibration is None:
+            return self.scorer.to_probability(scores)
         return self.calibration.probability(scores)
 
 
@@ -178,7 +206,7 @@ class CalibratedAbstractionScorer(CalibratedScorer):
         return self.scorer.score_abstractions(abstractions)
 
 
-def calibrate(scorer: TripleScorer, calibration: Calibration) -> TripleScorer:
+def calibrate(scorer: TripleScorer, calibration: Calibration | Callable[[], Calibration]) -> TripleScorer:
     """`scorer` with calibrated probabilities, keeping its kind: ConceptMax stays ConceptMax around a calibrated one.
 
     A maximum commutes with a monotone map, so calibrating inside ConceptMax gives an event the same
@@ -190,21 +218,44 @@ def calibrate(scorer: TripleScorer, calibration: Calibration) -> TripleScorer:
     return kind(scorer, calibration)
 
 
-# What `calibrated:<SPEC>` fits on: a seeded slice of the bundled training pairs.
+def is_calibrated(scorer: TripleScorer) -> bool:
+    """Whether `scorer`'s probabilities are already a calibration's (an exported folder's, or ConceptMax around one)."""
+    return isinstance(scorer.scorer if isinstance(scorer, ConceptMax) else scorer, CalibratedScorer)
+
+
+def uncalibrated(scorer: TripleScorer) -> TripleScorer:
+    """`scorer` with its own map of scores to probabilities: a calibration around it (or in ConceptMax) removed."""
+    if isinstance(scorer, ConceptMax):
+        return ConceptMax(uncalibrated(scorer.scorer), scorer.lexicon, scorer.deduplicate, scorer.memory)
+    return scorer.scorer if isinstance(scorer, CalibratedScorer) else scorer
+
+
+# What a scorer without a calibration of its own is fitted on: a seeded slice of the bundled training pairs.
 DEFAULT_CALIBRATION_PAIRS = 1000
 
 
-def cached_calibration(scorer: TripleScorer, spec: str) -> Calibration:
-    """The Platt calibration of `calibrated:<spec>`: `scorer` fitted on the bundled training pairs, once.
+def bundled_calibration_path(spec: str) -> Path:
+    """Where the fit of a named offline scorer ships (`data/calibration/`), so its first use fits nothing."""
+    from plausibility.resources import data_dir
 
-    The fit is cached under the cache folder, keyed by the SPEC (and, for a SPEC that is a file or folder,
-    its size and modification time), so a retrained checkpoint is calibrated afresh. A model trained on the
-    bundled pairs has seen part of the slice; an exported folder's own calibration says how much.
+    return data_dir() / "calibration" / f"{spec.replace(':', '_')}.json"
+
+
+def calibration_for(spec: str, scorer: TripleScorer) -> Calibration:
+    """The Platt calibration of SPEC's scorer: shipped with the package, cached from an earlier fit, or fitted now.
+
+    A fit is cached under the cache folder, keyed by the SPEC (and, for a SPEC that is a file or folder,
+    its size and modification time, so a retrained checkpoint is calibrated afresh) and by the pairs it
+    was fitted on. A model trained on the bundled pairs has seen part of the slice; an exported folder's
+    own calibration says how much.
     """
     import hashlib
 
     from plausibility.resources import cache_dir, data_dir
 
+    bundled = bundled_calibration_path(spec)
+    if bundled.is_file():
+        return Calibration.load(bundled)
     pairs = data_dir() / "training" / "pairs.parquet"
     path = Path(spec)
     stamp = [path.stat().st_size, path.stat().st_mtime_ns] if path.exists() else []
@@ -215,3 +266,13 @@ def cached_calibration(scorer: TripleScorer, spec: str) -> Calibration:
     calibration = fit_calibration(scorer, pairs, DEFAULT_CALIBRATION_PAIRS)
     calibration.save(cached)
     return calibration
+
+
+def calibrated(spec: str, scorer: TripleScorer) -> TripleScorer:
+    """SPEC's scorer with calibrated probabilities: its own calibration if it has one, else `calibration_for`'s.
+
+    The fit is found (or made) the first time a probability is asked for.
+    """
+    if is_calibrated(scorer):
+        return scorer
+    return calibrate(scorer, lambda: calibration_for(spec, scorer))
