@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import pytest
+import torch
 from tokenizers import Tokenizer, models, pre_tokenizers, processors
 from transformers import BertConfig, BertModel, PreTrainedTokenizerFast, RobertaConfig, RobertaModel
 
@@ -47,6 +48,7 @@ def _tokenizer(family: str) -> PreTrainedTokenizerFast:
 def build_backbone(folder: Path, family: str) -> Path:
     """Save a tiny random encoder of `family` (vocab ~70, hidden 32, 2 layers, 4 heads) with its tokenizer."""
     tokenizer = _tokenizer(family)
+    torch.manual_seed(0)  # the same weights whichever test builds it first, so no test depends on the order
     size = {"hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 64}
     if family == "roberta":
         config = RobertaConfig(vocab_size=len(tokenizer), max_position_embeddings=66, pad_token_id=1, **size)

@@ -12,7 +12,7 @@ from plausibility.errors import PlausibilityError
 from plausibility.query.batch import BatchResult, score_table
 from plausibility.query.explain import Explanation, explain
 from plausibility.query.tables import triple_problem
-from plausibility.scorers import DEFAULT_SCORER
+from plausibility.scorers import default_scorer
 from plausibility.scorers import load_scorer as _build_scorer
 from plausibility.scoring.protocols import TripleScorer
 from plausibility.triple import Triple
@@ -95,10 +95,10 @@ def load_scorer(
     """The scorer a SPEC names (`ngram`, `zero-shot:gpt2`, `conceptmax:<SPEC>`, `runs/x/last.ckpt`, ...).
 
     Args:
-        spec: the SPEC; None is the default scorer (`zero-shot`, offline).
+        spec: the SPEC; None is the default scorer (`plausibility.scorers.default_scorer()`, offline).
         device: `cpu`, `cuda`, `cuda:N`, `mps` or `auto`; None keeps each scorer's default.
         dtype: `float32` (the default), `bfloat16` or `float16`.
         batch_size: sequences or triples per forward pass; None keeps each scorer's default.
     """
-    spec = spec or DEFAULT_SCORER
+    spec = spec or default_scorer()
     return Scorer(_build_scorer(spec, device=device, dtype=dtype, batch_size=batch_size), spec)

@@ -1,5 +1,6 @@
 """`plausibility export`: tiny trained checkpoints as model folders that load without unpickling."""
 
+import json
 import shutil
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from safetensors.torch import load_file
 from plausibility.cli import main
 from plausibility.errors import DataFormatError, PlausibilityError, ResourceMissingError
 from plausibility.evaluation.datasets import load_plausibility_set
+from plausibility.evaluation.intervals import AucInterval
 from plausibility.evaluation.metrics import roc_auc
 from plausibility.models.datamodule import PAIR_COLUMNS, PairsDataModule
 from plausibility.models.export import export_model
@@ -123,6 +125,18 @@ def test_a_concept_max_folder_loads_as_concept_max(concept_max_run: Path, tmp_pa
         assert isinstance(exported, ConceptMax)
         assert exported.lexicon == original.lexicon
         assert np.max(np.abs(exported.score(triples) - original.score(triples))) < 1e-3
+
+
+def test_an_evaluated_export_records_its_aucs(classifier_run: Path, tmp_path: Path) -> None:
+    result = export_model(classifier_run, tmp_path / "model", calibration_pairs=0)
+    recorded = json.loads((tmp_path / "model" / "evaluation.json").read_text())
+    assert sorted(recorded) == ["20q/test", "20q/valid", "pep3k/test", "pep3k/valid"]
+    for half, figures in recorded.items():
+        dataset, split = half.split("/")
+        assert AucInterval(**figures) == result.auc[dataset][split]
+        assert figures["low"] <= figures["estimate"] <= figures["high"]
+    card = (tmp_path / "model" / "MODEL_CARD.md").read_text()
+    assert f"| pep3k | {recorded['pep3k/valid']['estimate']:.3f} [" in card
 
 
 def test_a_folder_holding_a_pickle_file_is_refused(classifier_folder: Path, tmp_path: Path) -> None:

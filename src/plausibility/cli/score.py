@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.table import Table
 
 from plausibility.errors import PlausibilityError
-from plausibility.scorers import DEFAULT_SCORER, load_scorer
+from plausibility.scorers import default_scorer, load_scorer
 from plausibility.triple import Triple
 
 _EPILOG = """examples:
@@ -34,7 +34,11 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument(
         "words", nargs="*", metavar="S V O", help="subject, verb and object of one event: one lemma each, as in files"
     )
-    parser.add_argument("--model", default=DEFAULT_SCORER, help=f"scorer SPEC (default: {DEFAULT_SCORER})")
+    parser.add_argument(
+        "--model",
+        help="scorer SPEC (default: the shipped model with the highest mean valid AUC, or the zero-shot LM while it "
+        "is still better; `plausibility resources` prints the choice and its figures)",
+    )
     parser.add_argument(
         "--explain",
         action="store_true",
@@ -68,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
     from plausibility.scoring.concept_max import ConceptMax
 
     _check(args)
-    scorer = load_scorer(args.model)
+    model = args.model or default_scorer()
+    scorer = load_scorer(model)
     explaining = args.explain or isinstance(scorer, ConceptMax)
     searched, lexicon = grid_source(scorer)
     trained = getattr(searched, "lexicon", None)
@@ -86,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     triple = Triple(*(word.strip().lower() for word in args.words))
     scores = score_triples(scorer, [triple]).assign(**flags([triple]))
     # One triple: a field per line, so no column is cut to fit the terminal however many the scorer adds.
-    table = Table(title=f"plausibility ({args.model}; probability = {scorer.probability_mapping})")
+    table = Table(title=f"plausibility ({model}; probability = {scorer.probability_mapping})")
     table.add_column("field")
     table.add_column("value")
     for column, value in scores.iloc[0].items():

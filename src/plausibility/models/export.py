@@ -11,7 +11,7 @@ import json
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -29,6 +29,7 @@ from plausibility.models.model_folder import (
     CALIBRATION,
     CARD,
     CONFIG,
+    EVALUATION,
     FORMAT,
     LEXICON,
     LEXICON_ARGS,
@@ -233,6 +234,9 @@ def export_model(
                 for half, (labels, values) in scores.items()
                 if half.endswith("/valid")
             }
+        if auc:
+            figures = {f"{d}/{split}": asdict(value) for d, halves in auc.items() for split, value in halves.items()}
+            (staging / EVALUATION).write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
         sizes = {path.name: path.stat().st_size for path in sorted(staging.iterdir())}
         result = ExportResult(target, sizes, training["global_step"], run, auc, calibration, valid_ece)
         (staging / CARD).write_text(model_card(result, config, lexicon, pairs_path), encoding="utf-8")

@@ -21,6 +21,7 @@ CONFIG = "config.yaml"
 LEXICON = "lexicon.json"
 CALIBRATION = "calibration.json"
 CARD = "MODEL_CARD.md"
+EVALUATION = "evaluation.json"  # AUC of the exported weights on each half, with its interval
 # Formats that unpickle when read: a model folder holds none of them.
 PICKLE_SUFFIXES = (".ckpt", ".pt", ".pth", ".pkl", ".pickle", ".bin")
 # The module's lexicon arguments live in lexicon.json, not in config.yaml.

@@ -14,11 +14,10 @@ from pathlib import Path
 
 from plausibility.devices import DType, LoadOptions
 from plausibility.errors import ResourceMissingError
+from plausibility.scorers.default import default_scorer
 from plausibility.scorers.spec import ScorerKind, ScorerSpec, parse_spec
 from plausibility.scoring.protocols import TripleScorer
 
-# What `plausibility score` and `load_scorer()` use when no SPEC is given: needs no training, runs offline.
-DEFAULT_SCORER = "zero-shot"
 # Sequences per forward pass of a language model when the options name none.
 LM_BATCH_SIZE = 32
 
@@ -127,7 +126,7 @@ def load_scorer(
     dtype: DType | None = None,
     batch_size: int | None = None,
 ) -> TripleScorer:
-    """Build the scorer a SPEC names (None: `DEFAULT_SCORER`); unknown forms fail with the list of known ones.
+    """Build the scorer a SPEC names (None: `default_scorer()`); unknown forms fail with the list of known ones.
 
     Args:
         spec: a SPEC string (see `plausibility.scorers.spec`) or a parsed one.
@@ -138,5 +137,5 @@ def load_scorer(
     options = LoadOptions(device, dtype or "float32", batch_size)
     if device is not None:
         options.torch_device(device)  # a device this machine lacks fails before anything loads
-    parsed = spec if isinstance(spec, ScorerSpec) else parse_spec(spec or DEFAULT_SCORER)
+    parsed = spec if isinstance(spec, ScorerSpec) else parse_spec(spec or default_scorer())
     return build_scorer(parsed, options)
