@@ -31,6 +31,12 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     )
     parser.add_argument("--pairs", type=Path, help="pairs file to calibrate on (default: the run's own, else bundled)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the calibration slice and the bootstrap")
+    parser.add_argument(
+        "--trained-by",
+        metavar="TEXT",
+        help="the commit and command that trained it, for the card, e.g. \"at commit abc1234 with "
+        "`plausibility fit --config configs/models/roberta.yaml`\"",
+    )
     parser.set_defaults(run=run)
 
 
@@ -48,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
         calibration_pairs=args.calibration_pairs,
         pairs=args.pairs,
         seed=args.seed,
+        trained_by=args.trained_by,
     )
     print(f"exported step {result.global_step} to {result.folder}")
     for name, size in result.sizes.items():

@@ -172,6 +172,7 @@ def export_model(
     calibration_pairs: int = 1000,
     pairs: str | Path | None = None,
     seed: int = 0,
+    trained_by: str | None = None,
 ) -> ExportResult:
     """Write the model folder of a checkpoint (or a run folder's last one) at `target`, all at once.
 
@@ -180,6 +181,8 @@ def export_model(
         calibration_pairs: training pairs drawn (seeded) to fit the Platt calibration on; 0 for none.
         pairs: the pairs file to draw them from; default the run's own, else the bundled one.
         seed: seed of the calibration slice and of the bootstrap.
+        trained_by: the commit and command that trained the checkpoint, for the card (a checkpoint does not
+            record them).
     """
     from plausibility.resources import data_dir
 
@@ -212,6 +215,8 @@ def export_model(
             "batch_size": run.batch_size,
             "pairs": None if run.pairs is None else str(run.pairs),
         }
+        if trained_by:
+            training["trained_by"] = trained_by
         config = {"format": FORMAT, "plausibility_version": __version__, "model": model, "training": training}
         (staging / CONFIG).write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
         vocabulary = hparams.get("vocabulary")
@@ -268,6 +273,7 @@ def model_card(result: ExportResult, config: dict, lexicon: dict, pairs: Path) -
         "",
         f"Exported by plausibility {__version__} on {datetime.now(UTC):%Y-%m-%d %H:%M} UTC from "
         f"`{training['checkpoint']}` (global step {steps}, epoch {training['epoch']}).",
+        *(["", f"Trained {training['trained_by']}."] if training.get("trained_by") else []),
         "",
         "## Data and provenance",
         "",
