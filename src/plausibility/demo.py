@@ -1,6 +1,7 @@
 """The main job on the embedded offline defaults: train ConceptMax, evaluate it, explain, score discourse pairs."""
 
 import json
+import shutil
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -63,7 +64,7 @@ def _stage(name: str, seconds: dict[str, float], say: Callable[[str], None]) -> 
 
 
 def _quick_config(settings: DemoSettings, run_dir: Path) -> Path:
-    """The shipped ConceptMax config with its step budget and every output path moved under `run_dir`."""
+    """The shipped ConceptMax config with its step budget, run in the folder `run_dir`."""
     source = configs_dir() / "models" / "concept_max.yaml"
     if not source.is_file():
         raise PlausibilityError(f"{source}: the ConceptMax config is missing; reinstall plausibility")
@@ -74,11 +75,12 @@ def _quick_config(settings: DemoSettings, run_dir: Path) -> Path:
     # No validation inside the run: the demo evaluates the final model on every half right after.
     trainer.update(default_root_dir=str(run_dir), max_steps=settings.steps, max_epochs=1, limit_val_batches=0)
     trainer.pop("val_check_interval", None)
-    for logger in trainer.get("logger") or []:
-        logger["init_args"]["save_dir"] = str(run_dir)
     for callback in trainer.get("callbacks") or []:
         if callback["class_path"].endswith("ModelCheckpoint"):
-            callback["init_args"].update(dirpath=str(run_dir / "checkpoints"), monitor=None, save_top_k=1)
+            callback["init_args"].update(monitor=None, save_top_k=1)
+    # A rerun replaces the demo's own earlier run: `fit` refuses to write beside an earlier run's checkpoints.
+    if (run_dir / "demo-config.yaml").is_file():
+        shutil.rmtree(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     path = run_dir / "demo-config.yaml"
     path.write_text(yaml.safe_dump(config, sort_keys=False))
