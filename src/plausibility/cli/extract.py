@@ -21,6 +21,7 @@ from plausibility.corpus.pipeline import (
     write_training_pairs,
 )
 from plausibility.corpus.shards import ShardResult
+from plausibility.progress import shown
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -92,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         TextColumn("{task.completed:,.0f} sentences, {task.fields[rate]:,.0f}/s"),
         TimeElapsedColumn(),
         console=console,
-        disable=not console.is_terminal,
+        disable=not shown(),
     ) as progress:
         task = progress.add_task("parsing", total=None, rate=0.0)
 
