@@ -78,3 +78,16 @@ def test_an_unknown_config_name_lists_the_shipped_ones() -> None:
         "--config concept-max: no such file or shipped config; give a YAML file or one of concept_inject, "
         "concept_inject-paper, concept_max, concept_max-paper, glove_mlp, glove_mlp-paper, roberta, roberta-paper"
     )
+
+
+def test_a_quiet_fit_prints_nothing(
+    roberta_backbone: str,
+    fixtures: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert _fit(roberta_backbone, fixtures, "--trainer.max_steps=2", "-q") == 0
+    assert capsys.readouterr() == ("", "")
+    assert (tmp_path / "runs/mine/checkpoints/last.ckpt").is_file()

@@ -1,6 +1,7 @@
 """`plausibility demo`: the main job on the embedded offline defaults, ending in a one-page report."""
 
 import argparse
+import logging
 from pathlib import Path
 
 from plausibility.errors import PlausibilityError
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     settings = DemoSettings(
         output=args.output, steps=args.steps, consistency_events=args.consistency_events, lieder_limit=args.lieder_limit
     )
-    result = run_demo(settings)
+    result = run_demo(settings, say=logging.getLogger(__name__).info)
     for name, values in result.auc.items():
         print(f"AUC {name}: " + ", ".join(f"{split} {value:.3f}" for split, value in values.items()))
     for name, (ccd, ler) in result.consistency.items():

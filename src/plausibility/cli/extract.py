@@ -1,8 +1,8 @@
 """`plausibility extract` and `plausibility negatives`: corpus files to triples, triples to training pairs."""
 
 import argparse
+import logging
 import signal
-import sys
 import time
 from pathlib import Path
 
@@ -121,11 +121,11 @@ def run(args: argparse.Namespace) -> int:
     for step in extraction.steps:
         table.add_row(step.step, f"{step.occurrences:,}", f"{step.unique:,}")
     Console().print(table)
-    print(f"wrote {extraction.triples_path} and {extraction.manifest_path}", file=sys.stderr)
+    logging.getLogger(__name__).info("wrote %s and %s", extraction.triples_path, extraction.manifest_path)
     return 0
 
 
 def run_negatives(args: argparse.Namespace) -> int:
     pairs = write_training_pairs(args.folder, seed=args.seed)
-    print(f"wrote {pairs}; seed recorded in {args.folder / MANIFEST_FILE}", file=sys.stderr)
+    logging.getLogger(__name__).info("wrote %s; seed recorded in %s", pairs, args.folder / MANIFEST_FILE)
     return 0

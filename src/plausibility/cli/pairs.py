@@ -1,6 +1,7 @@
 """`plausibility pairs`: score a language model (or precomputed scores) on a minimal-pair suite."""
 
 import argparse
+import logging
 import sys
 from importlib.metadata import version
 from pathlib import Path
@@ -140,5 +141,5 @@ def run(args: argparse.Namespace) -> int:
     console.print(results_table(result, per_group=per_group))
     for role, value in result.mean_scores.items():
         console.print(f"mean score of {role!r} (per {suite.mean_score_by}, then overall): {value:.4f}")
-    print(f"report written to {args.output}", file=sys.stderr)
+    logging.getLogger(__name__).info("report written to %s", args.output)
     return 0

@@ -2,6 +2,8 @@
 
 import argparse
 
+from plausibility.cli import verbosity
+
 SUBCOMMANDS = {
     "fit": "train a plausibility model from a config (LightningCLI)",
     "validate": "AUC of a model on the valid halves of Pep-3k and 20Q (LightningCLI)",
@@ -35,6 +37,9 @@ Every option, from the classes' signatures: plausibility {stage} --help-all
 
 
 def _run(subcommand: str, args: argparse.Namespace) -> int:
+    change, args.arguments = verbosity.pop_flags(args.arguments)
+    if change:
+        verbosity.configure(args.verbose - args.quiet + change)
     if args.arguments in (["--help"], ["-h"]):
         from plausibility.resources import shipped_model_configs
 

@@ -1,5 +1,6 @@
 """Training entry point: LightningCLI over the plausibility system and the pairs data, errors in one line."""
 
+import logging
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -15,6 +16,7 @@ from plausibility.errors import DataFormatError, PlausibilityError, ResourceMiss
 from plausibility.models.datamodule import PairsDataModule, resolve_data_path
 from plausibility.models.run_folder import place_in_run_folder, refuse_reuse, run_root
 from plausibility.models.system import PlausibilityModule
+from plausibility.progress import shown
 from plausibility.resources import configs_dir, shipped_model_configs
 
 # The LightningCLI subcommands `plausibility` offers.
@@ -97,6 +99,11 @@ def _with_shipped_configs(arguments: Sequence[str]) -> list[str]:
     return resolved
 
 
+def _noting() -> bool:
+    """Whether notes are wanted (not `-q`): Lightning's model summary is one."""
+    return logging.getLogger("plausibility").isEnabledFor(logging.INFO)
+
+
 def _one_line(message: str) -> str:
     return " ".join(line.strip() for line in message.splitlines() if line.strip())
 
@@ -114,6 +121,8 @@ def run_lightning(subcommand: str, arguments: Sequence[str]) -> int:
             args=[subcommand, *_with_shipped_configs(arguments)],
             save_config_kwargs={"overwrite": True},
             seed_everything_default=0,
+            # Off when piped or quiet (-q); a config or --trainer.* option still decides.
+            trainer_defaults={"enable_progress_bar": shown(), "enable_model_summary": _noting()},
             parser_kwargs={**raising, **{name: raising for name in STAGES}},
         )
     except ArgumentError as error:
