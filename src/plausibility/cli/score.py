@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.table import Table
 
+from plausibility.cli.arguments import BATCH_HELP, add_load_options, load_options, positive_int
 from plausibility.errors import DataFormatError, PlausibilityError
 from plausibility.scorers import DEFAULT_SCORER, load_scorer
 from plausibility.triple import Triple
@@ -29,6 +30,7 @@ _EPILOG = """examples:
   plausibility score dentist breathe helium --model conceptmax:zero-shot
   plausibility score --input triples.tsv --output scores.parquet --model ngram --skip-invalid --explain
   printf 'person\tbreathe\tair\n' | plausibility -q score --input - --output - --format jsonl
+  plausibility score --input triples.tsv --output scores.tsv --device cuda --dtype bfloat16 --batch-size 256
 
 A file's format is its suffix (.tsv, .csv, .jsonl, .parquet). `--input -` reads stdin as JSON Lines when its
 first line starts with {, as TSV when it holds a tab, else as CSV; `--output -` writes stdout in --format
@@ -72,8 +74,11 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         help="format of --output - (default tsv; json is JSON Lines, one object per triple)",
     )
     parser.add_argument("--json", action="store_true", help="one triple: print its fields as one JSON object")
-    parser.add_argument("--batch-size", type=int, default=4096, help="triples read and scored at a time")
+    parser.add_argument(
+        "--chunk-size", type=positive_int, default=4096, metavar="N", help="rows of --input read and scored at a time"
+    )
     parser.add_argument("--skip-invalid", action="store_true", help="skip rows that are not triples (reported)")
+    add_load_options(parser, BATCH_HELP)
     parser.set_defaults(run=run)
 
 
@@ -88,8 +93,8 @@ def _check(args: argparse.Namespace) -> None:
         raise PlausibilityError("--json is for one triple S V O; for a table give --output - --format json")
     if args.format and str(args.output) != "-":
         raise PlausibilityError(f"--format {args.format} is for --output -; a file's suffix names its format")
-    if args.batch_size < 1 or args.top < 1:
-        raise PlausibilityError("--batch-size and --top must be at least 1")
+    if args.top < 1:
+        raise PlausibilityError(f"--top must be at least 1, got {args.top}")
     if args.input is None and (problem := triple_problem(dict(zip(TRIPLE_COLUMNS, args.words, strict=True)))):
         raise PlausibilityError(f"{problem}; give one word (a lemma) for each of S V O")
 
@@ -131,7 +136,7 @@ def _score_file(args: argparse.Namespace, scorer: "TripleScorer", annotators: "l
     name = "stdin" if str(args.input) == "-" else str(args.input)
     with _streams(args) as (source, output):
         try:
-            result = score_table(scorer, source, output, args.batch_size, args.skip_invalid, annotators)
+            result = score_table(scorer, source, output, args.chunk_size, args.skip_invalid, annotators)
         except DataFormatError as error:  # named by the spool file; the user gave stdin
             raise DataFormatError(str(error).replace(str(source), name)) from None
     log = logging.getLogger(__name__)
@@ -158,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
     from plausibility.scoring.concept_max import ConceptMax
 
     _check(args)
-    scorer = load_scorer(args.model)
+    scorer = load_scorer(args.model, **load_options(args))
     explaining = args.explain or isinstance(scorer, ConceptMax)
     searched, lexicon = grid_source(scorer)
     trained = getattr(searched, "lexicon", None)
