@@ -142,7 +142,8 @@ def _score_file(args: argparse.Namespace, scorer: "TripleScorer", annotators: "l
     log = logging.getLogger(__name__)
     for line in result.skipped:
         log.warning("%s:%d: skipped: %s", name, line.line, line.reason)
-    summary = f"scored {result.rows} triples into {args.output} ({len(result.skipped)} lines skipped)"
+    into = "stdout" if str(args.output) == "-" else args.output
+    summary = f"scored {result.rows} triples into {into} ({len(result.skipped)} lines skipped)"
     if str(args.output) == "-":
         log.info(summary)  # stdout holds the table
     else:
