@@ -2,7 +2,7 @@
 
 By default our own notes show, and the libraries' chatter does not: Hugging Face's loading bars and load
 reports, Lightning's tips and device lines, Python warnings raised outside this package. `-v` shows them
-all (`-vv` at debug level); `-q` leaves results, warnings of ours and errors, and no progress bars.
+all (`-vv` at debug level); `-q` leaves results and errors: no notes, warnings or progress bars.
 """
 
 import argparse
@@ -63,7 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser, top_level: bool) -> None:
     """`-q` and `-v`, before or after the subcommand (the subcommand's copies leave the top level's alone)."""
     default = 0 if top_level else argparse.SUPPRESS
     parser.add_argument(
-        "-q", "--quiet", action="count", default=default, help="print nothing but results, warnings and errors"
+        "-q", "--quiet", action="count", default=default, help="print nothing but results and errors"
     )
     parser.add_argument(
         "-v",
@@ -81,7 +81,7 @@ def pop_flags(arguments: Sequence[str]) -> tuple[int, list[str]]:
 
 def configure(verbosity: int) -> None:
     """Set up logging, warnings and progress bars for `verbosity` (-1 quiet, 0 default, 1 verbose, 2 debug)."""
-    ours = logging.WARNING if verbosity < 0 else logging.INFO if verbosity < 2 else logging.DEBUG
+    ours = logging.ERROR if verbosity < 0 else logging.INFO if verbosity < 2 else logging.DEBUG
     theirs = logging.ERROR if verbosity < 1 else ours
     root = logging.getLogger()
     for handler in [h for h in root.handlers if isinstance(h, _StderrHandler)]:
@@ -93,6 +93,11 @@ def configure(verbosity: int) -> None:
     logging.getLogger("plausibility").setLevel(ours)
     for name in LIBRARIES:
         logging.Logger.setLevel(_library_logger(name), theirs)
+    for name in PINNED:  # imported before this setup (a test): its own handlers go, and its records come here
+        logger = logging.getLogger(name)
+        for own in list(logger.handlers):
+            logger.removeHandler(own)
+        logger.propagate = True
     # Read when the libraries are first imported, which is after this in a command.
     os.environ["TRANSFORMERS_VERBOSITY"] = logging.getLevelName(theirs).lower()
     os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "0" if verbosity > 0 else "1"
@@ -108,5 +113,6 @@ def configure(verbosity: int) -> None:
     warnings.resetwarnings()
     if verbosity < 1:
         warnings.simplefilter("ignore")
+    if verbosity == 0:
         warnings.filterwarnings("default", module=r"plausibility(\.|$)")
     progress.set_quiet(verbosity < 0)
