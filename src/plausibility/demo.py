@@ -1,6 +1,7 @@
 """The main job on the embedded offline defaults: train ConceptMax, evaluate it, explain, score discourse pairs."""
 
 import json
+import shutil
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -10,6 +11,7 @@ from pathlib import Path
 import yaml
 
 from plausibility.atomic import atomic_write_text
+from plausibility.devices import DEFAULT_OPTIONS, LoadOptions
 from plausibility.errors import PlausibilityError
 from plausibility.minimal_pairs.evaluate import ComparisonResult
 from plausibility.resources import configs_dir, data_dir
@@ -30,6 +32,8 @@ class DemoSettings:
         steps: optimiser steps of the quick ConceptMax run (batch `batch_size` pairs).
         consistency_events: events sampled (seeded) from each test half for CCΔ / LER.
         lieder_limit: LIEDER items per condition (None: all 576 texts of the base experiment).
+        load: where and how the trained model and the causal LM are loaded for scoring (training itself
+            runs as its config says, on the CPU).
     """
 
     output: Path = Path("outputs/demo")
@@ -39,6 +43,7 @@ class DemoSettings:
     lieder_limit: int | None = None
     queries: Sequence[Triple] = EXAMPLE_QUERIES
     seed: int = 0
+    load: LoadOptions = DEFAULT_OPTIONS
 
 
 @dataclass
@@ -63,7 +68,7 @@ def _stage(name: str, seconds: dict[str, float], say: Callable[[str], None]) -> 
 
 
 def _quick_config(settings: DemoSettings, run_dir: Path) -> Path:
-    """The shipped ConceptMax config with its step budget and every output path moved under `run_dir`."""
+    """The shipped ConceptMax config with its step budget, run in the folder `run_dir`."""
     source = configs_dir() / "models" / "concept_max.yaml"
     if not source.is_file():
         raise PlausibilityError(f"{source}: the ConceptMax config is missing; reinstall plausibility")
@@ -74,11 +79,12 @@ def _quick_config(settings: DemoSettings, run_dir: Path) -> Path:
     # No validation inside the run: the demo evaluates the final model on every half right after.
     trainer.update(default_root_dir=str(run_dir), max_steps=settings.steps, max_epochs=1, limit_val_batches=0)
     trainer.pop("val_check_interval", None)
-    for logger in trainer.get("logger") or []:
-        logger["init_args"]["save_dir"] = str(run_dir)
     for callback in trainer.get("callbacks") or []:
         if callback["class_path"].endswith("ModelCheckpoint"):
-            callback["init_args"].update(dirpath=str(run_dir / "checkpoints"), monitor=None, save_top_k=1)
+            callback["init_args"].update(monitor=None, save_top_k=1)
+    # A rerun replaces the demo's own earlier run: `fit` refuses to write beside an earlier run's checkpoints.
+    if (run_dir / "demo-config.yaml").is_file():
+        shutil.rmtree(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     path = run_dir / "demo-config.yaml"
     path.write_text(yaml.safe_dump(config, sort_keys=False))
@@ -116,8 +122,10 @@ def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> Demo
     from plausibility.models.training import run_lightning
     from plausibility.query.explain import explain, grid_source
     from plausibility.scorers import load_scorer
+    from plausibility.scorers.registry import LM_BATCH_SIZE
     from plausibility.scoring import load_lm_scorer
 
+    options = {"device": settings.load.device, "dtype": settings.load.dtype, "batch_size": settings.load.batch_size}
     output = settings.output
     output.mkdir(parents=True, exist_ok=True)
     seconds: dict[str, float] = {}
@@ -134,12 +142,12 @@ def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> Demo
     models = []
     with _stage("evaluate AUC and consistency", seconds, say):
         for request in requests:
-            scorer = load_scorer(request.spec)
+            scorer = load_scorer(request.spec, **options)
             models.append(evaluate_scorer(request, scorer, report_settings))
         write_report(Report(models, report_settings), requests, output / "evaluation")
 
     with _stage("explain example queries", seconds, say):
-        concept_max = load_scorer(requests[0].spec)
+        concept_max = load_scorer(requests[0].spec, **options)
         explanations = explain(concept_max, list(settings.queries), top=3)
         inner, lexicon = grid_source(concept_max)
         scored, _ = score_grids(inner, lexicon.abstractor.grids([settings.queries[0]]))
@@ -147,7 +155,10 @@ def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> Demo
 
     with _stage("LIEDER base with the offline causal LM", seconds, say):
         suite = load_suite("lieder", "base")
-        lieder, _ = run_suite(suite, scorer=load_lm_scorer(), limit=settings.lieder_limit, seed=settings.seed)
+        lm = load_lm_scorer(
+            batch_size=settings.load.batch_size or LM_BATCH_SIZE, device=settings.load.device, dtype=settings.load.dtype
+        )
+        lieder, _ = run_suite(suite, scorer=lm, limit=settings.lieder_limit, seed=settings.seed)
         write_suite_report(lieder, suite.resolved, {"lm": "offline default"}, output / "lieder")
 
     overall = [row for row in lieder.results if not row.group]

@@ -77,6 +77,11 @@ def configs_dir() -> Path:
     raise ResourceMissingError("configs folder not found; reinstall plausibility")
 
 
+def shipped_model_configs() -> list[str]:
+    """The names of the model configs shipped with the package (`concept_max`, `roberta-paper`, ...)."""
+    return sorted(path.stem for path in (configs_dir() / "models").glob("*.yaml"))
+
+
 def _package_folder(module: str) -> Path | None:
     """A package's folder without importing it (some model packages import heavy, unneeded modules)."""
     spec = importlib.util.find_spec(module)

@@ -8,7 +8,7 @@ import pytest
 from plausibility.errors import DataFormatError, UnknownNameError
 from plausibility.minimal_pairs.config import load_suite
 from plausibility.minimal_pairs.readers import data_files, data_sha256
-from plausibility.minimal_pairs.reports import _panels, group_name
+from plausibility.minimal_pairs.reports import _panels, accuracy_figure, group_name
 from plausibility.minimal_pairs.suites import load_items, run_suite
 from plausibility.resources import data_dir
 
@@ -129,15 +129,19 @@ def test_a_folder_digest_is_that_of_its_sha256sum_listing(three: Path):
     assert data_sha256(single) == hashlib.sha256(single.read_bytes()).hexdigest()
 
 
-def test_the_plot_has_a_bar_per_field_and_per_uid(three: Path):
+def test_the_plot_has_a_bar_per_field_and_per_uid_after_the_overall_one(three: Path):
     result, _ = run_suite(load_suite("blimp", data=three), scores=fixture_scores())
     panels = [(title, names) for title, _, names in _panels(result, per_group=True)]
     assert panels == [
-        ("all items", ["good>bad"]),
-        ("per field", ["morphology", "semantics"]),
-        ("per UID", list(UIDS)),
+        ("good>bad per field", ["all", "morphology", "semantics"]),
+        ("good>bad per UID", ["all", *UIDS]),
     ]
     assert [title for title, _, _ in _panels(result, per_group=False)] == ["all items"]
+    figure = accuracy_figure(result, per_group=True)
+    bars = [len(axis.patches) for axis in figure.axes]
+    assert bars == [3, 1 + len(UIDS)]
+    legend = [text.get_text() for text in figure.axes[0].get_legend().get_texts()]
+    assert legend == ["accuracy: share of items with good > bad, 95% CI", "chance (0.5)"]
 
 
 def test_the_vendored_benchmark_is_the_default():

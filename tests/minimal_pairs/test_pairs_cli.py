@@ -71,24 +71,6 @@ def test_pairs_bad_input_is_one_line_and_exit_1(tmp_path: Path, capsys: pytest.C
     assert not (tmp_path / "out").exists()
 
 
-@pytest.mark.skipif(__import__("torch").cuda.is_available(), reason="needs a machine without a CUDA GPU")
-@pytest.mark.parametrize(
-    ("device", "message"),
-    [
-        ("cuda", "--device cuda: no CUDA GPU is visible on this machine; use --device cpu (or leave it out)"),
-        ("cuda:1", "--device cuda:1: no CUDA GPU is visible on this machine; use --device cpu (or leave it out)"),
-        ("gpu0", "--device gpu0: not a torch device; use cpu, cuda, cuda:N or mps"),
-    ],
-)
-def test_pairs_on_a_device_this_machine_lacks_is_one_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture, device: str, message: str
-):
-    code = main(["pairs", "lieder", "--device", device, "--lm", str(tmp_path), "--output", str(tmp_path / "out")])
-    assert code == 1
-    assert capsys.readouterr().err == f"plausibility pairs: error: {message}\n"
-    assert not (tmp_path / "out").exists()
-
-
 def accuracies(report: Path) -> list[tuple[str, str, str]]:
     """(group, n_items, accuracy) of each row of a report's results.csv."""
     with (report / "results.csv").open() as handle:

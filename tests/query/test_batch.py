@@ -162,3 +162,72 @@ def test_cli_output_that_is_a_folder_is_one_line(
         f"plausibility score: error: {tmp_path / 'out.tsv'}: is a folder; give the path of a file to write\n"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.tsv", "out.tsv"]
+
+
+def test_cli_json_prints_one_object_with_the_tables_values(ngram_spec: str, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    assert main(["score", "person", "eat", "apple", "--model", ngram_spec, "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    scorer = load_scorer(ngram_spec)
+    expected = score_triples(scorer, [Triple("person", "eat", "apple")]).iloc[0]
+    assert list(record)[:5] == ["subject", "verb", "object", "score", "probability"]
+    assert (record["score"], record["probability"]) == (float(expected["score"]), float(expected["probability"]))
+    assert (record["model"], record["probability_mapping"]) == (ngram_spec, scorer.probability_mapping)
+
+
+def _stdin(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+
+
+@pytest.mark.parametrize("fmt", ["tsv", "csv", "jsonl"])
+def test_cli_stdin_to_stdout_writes_what_a_file_run_writes(
+    fmt: str, tmp_path: Path, ngram_spec: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = "subject\tverb\tobject\tid\nperson\teat\tapple\tb\nchild\tread\tbook\ta\n"
+    source = _table(tmp_path, text)
+    expected = tmp_path / f"expected.{fmt}"
+    assert main(["score", "--input", str(source), "--output", str(expected), "--model", ngram_spec]) == 0
+    capsys.readouterr()
+    _stdin(monkeypatch, text)
+    assert main(["-q", "score", "--input", "-", "--output", "-", "--format", fmt, "--model", ngram_spec]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == expected.read_text() and captured.err == ""
+
+
+def test_cli_stdout_round_trips_back_through_stdin(
+    ngram_spec: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    _stdin(monkeypatch, "person\teat\tapple\nstone\tread\tmilk\n")
+    assert main(["-q", "score", "--input", "-", "--output", "-", "--format", "json", "--model", ngram_spec]) == 0
+    first = capsys.readouterr().out
+    _stdin(monkeypatch, first)
+    arguments = ["--input", "-", "--output", "-", "--format", "jsonl", "--model", ngram_spec]
+    assert main(["-q", "score", *arguments]) == 0
+    again = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert again == [json.loads(line) for line in first.splitlines()]  # the same rows, rescored alike
+
+
+def test_cli_stdin_errors_name_stdin_and_print_no_rows(
+    ngram_spec: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _stdin(monkeypatch, "person\teat\n")
+    assert main(["score", "--input", "-", "--output", "-", "--model", ngram_spec]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        "plausibility score: error: stdin: none of its lines is a triple (line 1: expected 3 columns, got 2)\n"
+    )
+
+
+def test_cli_format_is_only_for_streams(tmp_path: Path, ngram_spec: str, capsys: pytest.CaptureFixture[str]) -> None:
+    source = _table(tmp_path, "person\teat\tapple\n")
+    argv = ["score", "--input", str(source), "--output", str(tmp_path / "o.tsv"), "--format", "csv"]
+    assert main([*argv, "--model", ngram_spec]) == 1
+    assert capsys.readouterr().err == (
+        "plausibility score: error: --format csv is for --output -; a file's suffix names its format\n"
+    )

@@ -5,29 +5,59 @@ import sys
 from collections.abc import Sequence
 
 from plausibility import __version__
-from plausibility.cli import consistency, demo, evaluate, export, extract, pairs, report, resources, score, train
+from plausibility.cli import (
+    consistency,
+    demo,
+    evaluate,
+    export,
+    extract,
+    pairs,
+    report,
+    resources,
+    score,
+    train,
+    verbosity,
+)
 from plausibility.errors import PlausibilityError
 
 # Each module adds one subparser whose `run(args) -> int` calls the Python API and renders the result.
 COMMANDS = (demo, resources, score, train, export, evaluate, consistency, pairs, extract, report)
 
 
+EPILOG = """Run `plausibility COMMAND --help` for the options and an example of each command.
+
+exit codes:
+  0    success
+  1    bad input or a missing resource: one line on stderr names it and the fix (`resources`: one
+       default does not load); a bug also exits 1, with a traceback instead of the one line
+  2    the command line itself is wrong (unknown option, missing argument): usage on stderr
+  130  interrupted (Ctrl-C)
+
+output: results go to stdout; notes, warnings, errors and progress bars (on a terminal only) to stderr."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="plausibility",
         description="Train, evaluate and query models of event plausibility; score LMs on minimal pairs.",
-        epilog="Run `plausibility COMMAND --help` for the options and an example of each command.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"plausibility {__version__}")
+    verbosity.add_arguments(parser, top_level=True)
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
         command.add_parser(subparsers)
+    for subparser in subparsers.choices.values():
+        if "-" in subparser.prefix_chars:  # fit, validate, test hand their options to LightningCLI, -q/-v too
+            verbosity.add_arguments(subparser, top_level=False)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; user errors become one line on stderr and exit code 1."""
     args = build_parser().parse_args(argv)
+    verbosity.configure(args.verbose - args.quiet)
     try:
         return args.run(args)
     except PlausibilityError as error:

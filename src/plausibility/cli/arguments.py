@@ -1,6 +1,21 @@
-"""Argument types shared by several subcommands."""
+"""Argument types and option groups shared by several subcommands."""
 
 import argparse
+
+from plausibility.devices import DTYPES, check_device_name, resolve_device
+from plausibility.errors import PlausibilityError
+
+DTYPE_HELP = (
+    "precision of the model's weights and activations: float32 (the default), bfloat16 (faster on CPUs "
+    "and GPUs that support it, and half the memory, but a text's log-probability can move by around a nat: "
+    "check a float32 run before trusting small differences) or float16 (GPUs)"
+)
+
+# What --batch-size counts for a command that loads SPEC scorers.
+BATCH_HELP = (
+    "triples (sentences, for a language model) per forward pass; default: the model's own (32 for a language "
+    "model, the eval batch size a trained model was saved with)"
+)
 
 
 def positive_int(value: str) -> int:
@@ -8,3 +23,40 @@ def positive_int(value: str) -> int:
     if not value.isdigit() or int(value) < 1:
         raise argparse.ArgumentTypeError(f"must be a positive integer, got {value!r}")
     return int(value)
+
+
+def device_name(value: str) -> str:
+    """An argparse type: a device name (`cpu`, `cuda`, `cuda:N`, `mps`, `auto`); its presence is checked on load."""
+    try:
+        return check_device_name(value)
+    except PlausibilityError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def add_load_options(parser: argparse.ArgumentParser, batch: str) -> None:
+    """`--device`, `--dtype` and `--batch-size`: where and how the command's models run.
+
+    Args:
+        batch: what one batch holds for this command, and its default, for the help.
+    """
+    group = parser.add_argument_group("where the models run")
+    group.add_argument(
+        "--device",
+        type=device_name,
+        metavar="DEVICE",
+        help="cpu, cuda, cuda:N, mps or auto (the first GPU, else MPS, else the CPU); default: a language model "
+        "auto, a trained model cpu. A device this machine lacks is an error before anything loads",
+    )
+    group.add_argument("--dtype", choices=DTYPES, default="float32", help=DTYPE_HELP)
+    group.add_argument("--batch-size", type=positive_int, metavar="N", help=f"{batch}; scores do not depend on it")
+
+
+def load_options(args: argparse.Namespace) -> dict[str, object]:
+    """The `load_scorer` keyword arguments the options of `add_load_options` give.
+
+    A device this machine lacks fails here, before anything is read or loaded (a report would otherwise
+    list each optional model as skipped for it).
+    """
+    if args.device is not None:
+        resolve_device(args.device)
+    return {"device": args.device, "dtype": args.dtype, "batch_size": args.batch_size}

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from plausibility.atomic import atomic_write_text
-from plausibility.cli.arguments import positive_int
+from plausibility.cli.arguments import BATCH_HELP, add_load_options, load_options, positive_int
 from plausibility.evaluation.datasets import DATASETS, SPLITS, load_plausibility_set
 from plausibility.lexicon.wsd import WSD_METHODS
 
@@ -37,7 +37,10 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     )
     parser.add_argument("--limit", type=positive_int, metavar="N", help="only the first N events of the half")
     parser.add_argument("--heatmaps", type=int, default=3, metavar="N", help="events drawn at each end (3; 0: none)")
-    parser.add_argument("--batch-size", type=positive_int, default=1024, help="triples per call to the scorer")
+    parser.add_argument(
+        "--chunk-size", type=positive_int, default=1024, metavar="N", help="grid cells per call to the scorer (1024)"
+    )
+    add_load_options(parser, BATCH_HELP)
     parser.add_argument("--output", required=True, type=Path, metavar="DIR", help="folder for the report")
     parser.set_defaults(run=run)
 
@@ -72,11 +75,11 @@ def run(args: argparse.Namespace) -> int:
     from plausibility.lexicon.training_lexicon import lexicon_of
     from plausibility.scorers import load_scorer
 
-    scorer = load_scorer(args.model)
+    scorer = load_scorer(args.model, **load_options(args))
     events = load_plausibility_set(args.dataset, args.split)[: args.limit]
     lexicon = lexicon_of(scorer, wsd=args.wsd, min_depth=args.min_depth)
     result = measure_consistency(
-        scorer, [event.triple for event in events], lexicon, batch_size=args.batch_size, progress=True
+        scorer, [event.triple for event in events], lexicon, batch_size=args.chunk_size, progress=True
     )
     ranked = _ranked(result)
     count = min(max(args.heatmaps, 0), len(ranked) // 2)
@@ -90,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
             heatmaps[end].append(name)
     report = {
         "model": args.model,
+        "dtype": args.dtype,
         "dataset": args.dataset,
         "split": args.split,
         "lexicon": result.lexicon,

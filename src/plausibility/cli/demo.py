@@ -1,8 +1,10 @@
 """`plausibility demo`: the main job on the embedded offline defaults, ending in a one-page report."""
 
 import argparse
+import logging
 from pathlib import Path
 
+from plausibility.cli.arguments import add_load_options, load_options
 from plausibility.errors import PlausibilityError
 
 
@@ -27,18 +29,25 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         help="events per test half for CCΔ / LER (default: %(default)s)",
     )
     parser.add_argument("--lieder-limit", type=int, help="LIEDER items per condition (default: all)")
+    add_load_options(parser, "triples or texts per forward pass when scoring (default: each model's own)")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from plausibility.demo import DemoSettings, run_demo
+    from plausibility.devices import LoadOptions
 
     if args.steps < 1 or args.consistency_events < 1:
         raise PlausibilityError("--steps and --consistency-events must be at least 1")
+    options = load_options(args)  # a device this machine lacks fails now, not after the training
     settings = DemoSettings(
-        output=args.output, steps=args.steps, consistency_events=args.consistency_events, lieder_limit=args.lieder_limit
+        output=args.output,
+        steps=args.steps,
+        consistency_events=args.consistency_events,
+        lieder_limit=args.lieder_limit,
+        load=LoadOptions(**options),
     )
-    result = run_demo(settings)
+    result = run_demo(settings, say=logging.getLogger(__name__).info)
     for name, values in result.auc.items():
         print(f"AUC {name}: " + ", ".join(f"{split} {value:.3f}" for split, value in values.items()))
     for name, (ccd, ler) in result.consistency.items():

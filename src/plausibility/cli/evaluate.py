@@ -3,6 +3,7 @@
 import argparse
 from pathlib import Path
 
+from plausibility.cli.arguments import BATCH_HELP, add_load_options, load_options
 from plausibility.errors import UnknownNameError
 from plausibility.evaluation.datasets import DATASETS, SPLITS
 
@@ -33,6 +34,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     )
     parser.add_argument("--splits", type=_choices("split", SPLITS), default=list(SPLITS), help="comma-separated subset")
     parser.add_argument("--dump-scores", type=Path, metavar="FILE", help="write every event's score as TSV")
+    add_load_options(parser, BATCH_HELP)
     parser.set_defaults(run=run)
 
 
@@ -43,9 +45,9 @@ def run(args: argparse.Namespace) -> int:
     from plausibility.evaluation.auc import evaluate_auc, write_metrics, write_scores
     from plausibility.scorers import load_scorer
 
-    scorer = load_scorer(args.model)
+    scorer = load_scorer(args.model, **load_options(args))
     results = evaluate_auc(scorer, args.datasets, args.splits)
-    about = {"model": args.model, "probability": scorer.probability_mapping}
+    about = {"model": args.model, "probability": scorer.probability_mapping, "dtype": args.dtype}
     write_metrics(results, args.output / "metrics.json", about)
     if args.dump_scores:
         write_scores(results, args.dump_scores)

@@ -1,8 +1,8 @@
 """`plausibility extract` and `plausibility negatives`: corpus files to triples, triples to training pairs."""
 
 import argparse
+import logging
 import signal
-import sys
 import time
 from pathlib import Path
 
@@ -21,6 +21,7 @@ from plausibility.corpus.pipeline import (
     write_training_pairs,
 )
 from plausibility.corpus.shards import ShardResult
+from plausibility.progress import shown
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -92,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         TextColumn("{task.completed:,.0f} sentences, {task.fields[rate]:,.0f}/s"),
         TimeElapsedColumn(),
         console=console,
-        disable=not console.is_terminal,
+        disable=not shown(),
     ) as progress:
         task = progress.add_task("parsing", total=None, rate=0.0)
 
@@ -120,11 +121,11 @@ def run(args: argparse.Namespace) -> int:
     for step in extraction.steps:
         table.add_row(step.step, f"{step.occurrences:,}", f"{step.unique:,}")
     Console().print(table)
-    print(f"wrote {extraction.triples_path} and {extraction.manifest_path}", file=sys.stderr)
+    logging.getLogger(__name__).info("wrote %s and %s", extraction.triples_path, extraction.manifest_path)
     return 0
 
 
 def run_negatives(args: argparse.Namespace) -> int:
     pairs = write_training_pairs(args.folder, seed=args.seed)
-    print(f"wrote {pairs}; seed recorded in {args.folder / MANIFEST_FILE}", file=sys.stderr)
+    logging.getLogger(__name__).info("wrote %s; seed recorded in %s", pairs, args.folder / MANIFEST_FILE)
     return 0

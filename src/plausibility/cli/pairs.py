@@ -1,6 +1,7 @@
 """`plausibility pairs`: score a language model (or precomputed scores) on a minimal-pair suite."""
 
 import argparse
+import logging
 import sys
 from importlib.metadata import version
 from pathlib import Path
@@ -8,6 +9,7 @@ from pathlib import Path
 from rich.console import Console
 
 from plausibility import __version__
+from plausibility.cli.arguments import add_load_options, load_options
 from plausibility.errors import PlausibilityError
 from plausibility.minimal_pairs.config import available_suites, load_suite
 from plausibility.minimal_pairs.readers import data_sha256
@@ -16,6 +18,7 @@ from plausibility.minimal_pairs.reports import results_table, write_report
 from plausibility.minimal_pairs.score_table import read_scores, write_scores
 from plausibility.minimal_pairs.suites import run_suite
 from plausibility.resources import DEFAULT_CAUSAL_LM
+from plausibility.scorers.registry import LM_BATCH_SIZE
 
 EPILOG = """examples:
   plausibility pairs lieder --experiment base --output outputs/lieder-base
@@ -24,6 +27,7 @@ EPILOG = """examples:
   plausibility pairs blimp --output outputs/blimp
   plausibility pairs blimp --uid adjunct_island,wh_island --output outputs/blimp-islands
   plausibility pairs blimp --field morphology,semantics --limit 100 --output outputs/blimp-sample
+  plausibility pairs blimp --device cuda --dtype bfloat16 --batch-size 128 --output outputs/blimp-bf16
 
 A scores file is a CSV `id,logprob` with one row per text the suite scores (LIEDER: the data's `id` field,
 e.g. 1_dog_affirmative_negation_sref; other suites: the ids --dump-scores writes). The value is what the
@@ -59,38 +63,13 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         type=Path,
         help="text file for SLOR unigram counts (default: the built-in suites' texts, BLiMP aside)",
     )
-    parser.add_argument("--batch-size", type=int, default=32, help="sequences per forward pass (default: 32)")
-    parser.add_argument("--device", help="cpu, cuda, ... (default: a GPU when there is one)")
+    add_load_options(parser, "texts per forward pass (default: 32)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the --limit sample and bootstrap (default: 0)")
     parser.add_argument(
         "--per-group", action="store_true", help="also show every group in the table and the plot (blimp does)"
     )
     parser.add_argument("--output", type=Path, required=True, help="folder for the report files")
     parser.set_defaults(run=run)
-
-
-def _check_device(device: str | None) -> None:
-    """A device this machine has: torch would otherwise fail only after loading the model, in a traceback."""
-    if device is None:
-        return
-    import torch
-
-    try:
-        parsed = torch.device(device)
-    except RuntimeError:
-        raise PlausibilityError(f"--device {device}: not a torch device; use cpu, cuda, cuda:N or mps") from None
-    if parsed.type == "cuda":
-        count = torch.cuda.device_count()
-        if count == 0:
-            raise PlausibilityError(
-                f"--device {device}: no CUDA GPU is visible on this machine; use --device cpu (or leave it out)"
-            )
-        if (parsed.index or 0) >= count:
-            raise PlausibilityError(
-                f"--device {device}: this machine has {count} CUDA GPU(s), cuda:0 to cuda:{count - 1}"
-            )
-    if parsed.type == "mps" and not torch.backends.mps.is_available():
-        raise PlausibilityError(f"--device {device}: MPS is not available on this machine; use --device cpu")
 
 
 def _values(text: str) -> list[str]:
@@ -100,7 +79,7 @@ def _values(text: str) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         raise PlausibilityError(f"--limit must be a positive number of items, got {args.limit}")
-    _check_device(args.device)
+    options = load_options(args) if args.scores is None else {}  # a missing device fails before any reading
     suite = load_suite(args.suite, args.experiment, args.metric, args.data)
     where = {label: values for label, values in (("UID", args.uid), ("field", args.field)) if values}
     per_group = args.per_group or suite.per_group
@@ -121,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         from plausibility.scoring import load_lm_scorer
 
-        scorer = load_lm_scorer(args.lm, args.kind, batch_size=args.batch_size, device=args.device)
+        batch_size = options["batch_size"] or LM_BATCH_SIZE
+        scorer = load_lm_scorer(args.lm, args.kind, **{**options, "batch_size": batch_size})
         slor = None
         if suite.score == "slor":
             from plausibility.minimal_pairs.unigram_corpus import suite_corpus
@@ -131,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
             slor = SLOR(scorer, UnigramTable.from_corpus(scorer.tokenizer, corpus)).score
             provenance["slor_corpus"] = str(corpus)
         result, used = run_suite(suite, scorer=scorer, slor=slor, limit=args.limit, seed=args.seed, where=where)
-        provenance.update(lm=args.lm, scores_file=None)
+        provenance.update(lm=args.lm, scores_file=None, dtype=args.dtype, batch_size=batch_size)
     write_report(result, suite.resolved, provenance, args.output, per_group)
     if args.dump_scores is not None:
         write_scores(used, args.dump_scores)
@@ -140,5 +120,5 @@ def run(args: argparse.Namespace) -> int:
     console.print(results_table(result, per_group=per_group))
     for role, value in result.mean_scores.items():
         console.print(f"mean score of {role!r} (per {suite.mean_score_by}, then overall): {value:.4f}")
-    print(f"report written to {args.output}", file=sys.stderr)
+    logging.getLogger(__name__).info("report written to %s", args.output)
     return 0

@@ -1,12 +1,13 @@
 """`plausibility report`: AUC and consistency of every available model and baseline, beside the thesis."""
 
 import argparse
+import functools
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
-from plausibility.cli.arguments import positive_int
+from plausibility.cli.arguments import BATCH_HELP, add_load_options, load_options, positive_int
 from plausibility.evaluation.datasets import DATASETS, SPLITS
 from plausibility.evaluation.report import (
     DATASET_TITLES,
@@ -75,7 +76,10 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     )
     parser.add_argument("--resamples", type=positive_int, default=1000, help="bootstrap resamples (1000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and the event sample (0)")
-    parser.add_argument("--batch-size", type=positive_int, default=1024, help="triples per call to a scorer (1024)")
+    parser.add_argument(
+        "--chunk-size", type=positive_int, default=1024, metavar="N", help="grid cells per call to a scorer (1024)"
+    )
+    add_load_options(parser, BATCH_HELP)
     parser.set_defaults(run=run)
 
 
@@ -114,6 +118,7 @@ def _print(report: Report) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    load = functools.partial(load_scorer, **load_options(args))
     requests = [parse_model(text) for text in args.model or []]
     optional = [] if args.model else [ModelRequest(name, name) for name in DEFAULT_BASELINES]
     if not args.no_runs and args.runs.is_dir():
@@ -125,10 +130,11 @@ def run(args: argparse.Namespace) -> int:
         consistency_events=args.consistency_events,
         wsd=args.wsd,
         min_depth=args.min_depth,
-        batch_size=args.batch_size,
+        batch_size=args.chunk_size,
+        dtype=args.dtype,
     )
     saved = SavedResults(args.output / "models")
-    report = build_report(requests, optional, settings, load_scorer, not args.no_consistency, saved)
+    report = build_report(requests, optional, settings, load, not args.no_consistency, saved)
     paths = write_report(report, [*requests, *optional], args.output)
     _print(report)
     Console().print(f"report: {paths['report.md']}; chart: {paths['auc.png']}; results: {paths['results.json']}")

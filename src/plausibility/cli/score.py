@@ -1,21 +1,44 @@
 """`plausibility score`: the plausibility of one triple, or of every triple in a table."""
 
 import argparse
+import json
+import logging
+import math
+import shutil
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
 
-from plausibility.errors import PlausibilityError
+from plausibility.cli.arguments import BATCH_HELP, add_load_options, load_options, positive_int
+from plausibility.errors import DataFormatError, PlausibilityError
 from plausibility.scorers import default_scorer, load_scorer
 from plausibility.triple import Triple
 
+if TYPE_CHECKING:
+    from plausibility.query.batch import Annotator
+    from plausibility.scoring.protocols import TripleScorer
+
 _EPILOG = """examples:
   plausibility score person breathe air
+  plausibility score person breathe air --json
   plausibility score dentist breathe helium --model conceptmax:zero-shot
   plausibility score --input triples.tsv --output scores.parquet --model ngram --skip-invalid --explain
+  printf 'person\tbreathe\tair\n' | plausibility -q score --input - --output - --format jsonl
+  plausibility score --input triples.tsv --output scores.tsv --device cuda --dtype bfloat16 --batch-size 256
+
+A file's format is its suffix (.tsv, .csv, .jsonl, .parquet). `--input -` reads stdin as JSON Lines when its
+first line starts with {, as TSV when it holds a tab, else as CSV; `--output -` writes stdout in --format
+(default tsv), only once every row is scored, so a failed run prints no rows.
+Exit codes: 0 scored; 1 bad input (one line on stderr names it); 2 a wrong command line.
 """
+# Formats of a `-` stream; `json` is JSON Lines too, one object per triple.
+STREAM_FORMATS = {"tsv": "tsv", "csv": "csv", "jsonl": "jsonl", "json": "jsonl"}
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -45,10 +68,21 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         help="also give the abstraction that scores highest (always on for conceptmax:<SPEC>)",
     )
     parser.add_argument("--top", type=int, default=3, help="abstractions listed by --explain for one triple")
-    parser.add_argument("--input", type=Path, help="table of triples to score")
-    parser.add_argument("--output", type=Path, help="where to write the scored table (format from its suffix)")
-    parser.add_argument("--batch-size", type=int, default=4096, help="triples read and scored at a time")
+    parser.add_argument("--input", type=Path, help="table of triples to score (- reads stdin)")
+    parser.add_argument(
+        "--output", type=Path, help="where to write the scored table (format from its suffix; - writes stdout)"
+    )
+    parser.add_argument(
+        "--format",
+        choices=sorted(STREAM_FORMATS),
+        help="format of --output - (default tsv; json is JSON Lines, one object per triple)",
+    )
+    parser.add_argument("--json", action="store_true", help="one triple: print its fields as one JSON object")
+    parser.add_argument(
+        "--chunk-size", type=positive_int, default=4096, metavar="N", help="rows of --input read and scored at a time"
+    )
     parser.add_argument("--skip-invalid", action="store_true", help="skip rows that are not triples (reported)")
+    add_load_options(parser, BATCH_HELP)
     parser.set_defaults(run=run)
 
 
@@ -59,37 +93,104 @@ def _check(args: argparse.Namespace) -> None:
         raise PlausibilityError(f"give three words S V O (got {len(args.words)}), or --input FILE --output FILE")
     if args.input is not None and (args.words or args.output is None):
         raise PlausibilityError("with --input give --output FILE and no S V O words")
-    if args.batch_size < 1 or args.top < 1:
-        raise PlausibilityError("--batch-size and --top must be at least 1")
+    if args.json and args.input is not None:
+        raise PlausibilityError("--json is for one triple S V O; for a table give --output - --format json")
+    if args.format and str(args.output) != "-":
+        raise PlausibilityError(f"--format {args.format} is for --output -; a file's suffix names its format")
+    if args.top < 1:
+        raise PlausibilityError(f"--top must be at least 1, got {args.top}")
     if args.input is None and (problem := triple_problem(dict(zip(TRIPLE_COLUMNS, args.words, strict=True)))):
         raise PlausibilityError(f"{problem}; give one word (a lemma) for each of S V O")
 
 
+def _stdin_suffix(spool: Path) -> str:
+    """The table format of what came on stdin, from its first line: JSON Lines, TSV or CSV."""
+    with spool.open("rb") as file:
+        first = file.readline().lstrip(b"\xef\xbb\xbf").strip()
+    return ".jsonl" if first.startswith(b"{") else ".tsv" if b"\t" in first else ".csv"
+
+
+@contextmanager
+def _streams(args: argparse.Namespace) -> Iterator[tuple[Path, Path]]:
+    """The input and output paths to score between; `-` spooled through a temporary folder.
+
+    Stdin is copied to a file first (the rows are checked before scoring, so read twice); a table for
+    stdout is written to a file and copied out once complete, so a failed run prints no rows.
+    """
+    with tempfile.TemporaryDirectory(prefix="plausibility-score-") as folder:
+        source, output = args.input, args.output
+        if str(source) == "-":
+            spool = Path(folder) / "stdin"
+            with spool.open("wb") as file:
+                shutil.copyfileobj(sys.stdin.buffer, file)
+            source = spool.rename(spool.with_suffix(_stdin_suffix(spool)))
+        if str(output) == "-":
+            output = Path(folder) / f"stdout.{STREAM_FORMATS[args.format or 'tsv']}"
+        yield source, output
+        if str(args.output) == "-":
+            sys.stdout.flush()
+            with output.open("rb") as table:
+                shutil.copyfileobj(table, sys.stdout.buffer)
+            sys.stdout.buffer.flush()
+
+
+def _score_file(args: argparse.Namespace, scorer: "TripleScorer", annotators: "list[Annotator]") -> int:
+    from plausibility.query.batch import score_table
+
+    name = "stdin" if str(args.input) == "-" else str(args.input)
+    with _streams(args) as (source, output):
+        try:
+            result = score_table(scorer, source, output, args.chunk_size, args.skip_invalid, annotators)
+        except DataFormatError as error:  # named by the spool file; the user gave stdin
+            raise DataFormatError(str(error).replace(str(source), name)) from None
+    log = logging.getLogger(__name__)
+    for line in result.skipped:
+        log.warning("%s:%d: skipped: %s", name, line.line, line.reason)
+    into = "stdout" if str(args.output) == "-" else args.output
+    summary = f"scored {result.rows} triples into {into} ({len(result.skipped)} lines skipped)"
+    if str(args.output) == "-":
+        log.info(summary)  # stdout holds the table
+    else:
+        Console().print(summary)
+    return 0
+
+
+def _plain(value: object) -> object:
+    """A table value as JSON has it: numpy scalars as Python numbers, NaN as null."""
+    value = value.item() if hasattr(value, "item") else value
+    return None if isinstance(value, float) and math.isnan(value) else value
+
+
 def run(args: argparse.Namespace) -> int:
-    from plausibility.query.batch import score_table, score_triples
+    from plausibility.query.batch import score_triples
     from plausibility.query.coverage import CoverageFlags
     from plausibility.query.explain import ExplanationColumns, explain, grid_source
     from plausibility.scoring.concept_max import ConceptMax
 
     _check(args)
     model = args.model or default_scorer()
-    scorer = load_scorer(model)
+    scorer = load_scorer(model, **load_options(args))
     explaining = args.explain or isinstance(scorer, ConceptMax)
     searched, lexicon = grid_source(scorer)
     trained = getattr(searched, "lexicon", None)
     flags = CoverageFlags(lexicon.hierarchy, getattr(trained, "vocabulary", None))
-    console = Console()
     if args.input is not None:
-        annotators = [flags, ExplanationColumns(scorer)] if explaining else [flags]
-        result = score_table(
-            scorer, args.input, args.output, args.batch_size, args.skip_invalid, annotators, sys.stderr.isatty()
-        )
-        for line in result.skipped:
-            print(f"{args.input}:{line.line}: skipped: {line.reason}", file=sys.stderr)
-        console.print(f"scored {result.rows} triples into {result.output} ({len(result.skipped)} lines skipped)")
-        return 0
+        return _score_file(args, scorer, [flags, ExplanationColumns(scorer)] if explaining else [flags])
     triple = Triple(*(word.strip().lower() for word in args.words))
     scores = score_triples(scorer, [triple]).assign(**flags([triple]))
+    explanation = explain(scorer, [triple], top=args.top)[0] if explaining else None
+    if args.json:
+        record = {str(column): _plain(value) for column, value in scores.iloc[0].items()}
+        record.update(model=model, probability_mapping=scorer.probability_mapping)
+        if explanation is not None:
+            record["explanation"] = {
+                "best": str(explanation.best),
+                "best_probability": explanation.best_probability,
+                "top": [{"abstraction": str(a), "probability": p} for a, p in explanation.top],
+            }
+        print(json.dumps(record, ensure_ascii=False))
+        return 0
+    console = Console()
     # One triple: a field per line, so no column is cut to fit the terminal however many the scorer adds.
     table = Table(title=f"plausibility ({model}; probability = {scorer.probability_mapping})")
     table.add_column("field")
@@ -97,8 +198,7 @@ def run(args: argparse.Namespace) -> int:
     for column, value in scores.iloc[0].items():
         table.add_row(str(column), f"{value:.4f}" if isinstance(value, float) else str(value))
     console.print(table)
-    if explaining:
-        explanation = explain(scorer, [triple], top=args.top)[0]
+    if explanation is not None:
         console.print(f"explained by: [bold]{explanation.best}[/bold] (probability {explanation.best_probability:.4f})")
         for abstraction, probability in explanation.top:
             console.print(f"  {probability:.4f}  {abstraction}")

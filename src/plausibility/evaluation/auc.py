@@ -12,6 +12,7 @@ import numpy as np
 from plausibility.atomic import atomic_write
 from plausibility.evaluation.datasets import DATASETS, SPLITS, LabelledEvent, load_plausibility_set
 from plausibility.evaluation.metrics import roc_auc
+from plausibility.progress import progress_bar
 from plausibility.scoring.protocols import TripleScorer
 
 
@@ -30,13 +31,15 @@ def evaluate_auc(
     scorer: TripleScorer, datasets: Sequence[str] = DATASETS, splits: Sequence[str] = SPLITS
 ) -> list[ScoredHalf]:
     """Score every event of each (dataset, split) half and compute its AUC, in the order given."""
+    halves = [(dataset, split, load_plausibility_set(dataset, split)) for dataset in datasets for split in splits]
     results = []
-    for dataset in datasets:
-        for split in splits:
-            events = load_plausibility_set(dataset, split)
+    # One call per half: a scorer's batches, and so its floating-point sums, depend on what one call holds.
+    with progress_bar("AUC", sum(len(events) for _, _, events in halves), "events") as advance:
+        for dataset, split, events in halves:
             scores = np.asarray(scorer.score([event.triple for event in events]), dtype=np.float64)
             auc = roc_auc([event.label for event in events], scores)
             results.append(ScoredHalf(dataset, split, tuple(events), scores, auc))
+            advance(len(events))
     return results
 
 

@@ -1,6 +1,5 @@
 """Abstraction grids of a set of events, each distinct cell scored once, and their consistency (CCΔ, LER)."""
 
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -136,7 +135,7 @@ def measure_consistency(
     if isinstance(scorer, ConceptMax) and scorer.lexicon != lexicon:
         scorer = ConceptMax(scorer.scorer, lexicon, scorer.deduplicate, scorer.memory)
     grids = lexicon.abstractor.grids(events)
-    scored, n_unique = score_grids(scorer, grids, batch_size=batch_size, progress=progress and sys.stderr.isatty())
+    scored, n_unique = score_grids(scorer, grids, batch_size=batch_size, progress=progress)
     windows = np.concatenate([np.zeros((0, 3)), *(grid.windows for grid in scored)])
     if len(windows) == 0:
         raise PlausibilityError(

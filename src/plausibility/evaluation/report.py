@@ -100,6 +100,7 @@ class ReportSettings:
         consistency_events: events drawn (seeded, without replacement) from each dataset's consistency
             split; None for all of them, as in the thesis.
         wsd, min_depth: overrides of each scorer's own lexicon (`lexicon_of`); None keeps its own.
+        dtype: the precision the scorers were loaded in; it changes scores, so saved rows are kept per dtype.
     """
 
     seed: int = 0
@@ -110,6 +111,7 @@ class ReportSettings:
     wsd: str | None = None
     min_depth: int | None = None
     batch_size: int = 1024
+    dtype: str = "float32"
 
 
 @dataclass(frozen=True)

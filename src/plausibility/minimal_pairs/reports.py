@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 import yaml
 from rich.table import Table
@@ -14,6 +14,10 @@ from rich.table import Table
 from plausibility.atomic import atomic_write, atomic_write_text
 from plausibility.minimal_pairs.evaluate import ComparisonResult, SuiteResult
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+_TEST_COLOUR, _STATISTIC_COLOUR = "tab:blue", "tab:gray"
 RESULT_COLUMNS = (
     "suite", "experiment", "metric", "comparison", "kind", "group", "n_items", "accuracy", "ci_low", "ci_high",
     "human_accuracy", "labels",
@@ -103,25 +107,50 @@ def write_config_yaml(resolved: Mapping[str, object], path: Path) -> None:
 
 
 def _panels(result: SuiteResult, per_group: bool) -> list[tuple[str, list[ComparisonResult], list[str]]]:
-    """(title, rows, bar names) per panel: all items, then with `per_group` one panel per set of group labels."""
+    """(title, rows, bar names) per panel: all items, then with `per_group` one panel per set of group labels.
+
+    A suite of one comparison (BLiMP, targeted syntax) has no all-items panel of its own, a single bar: its
+    overall figure is the first bar, `all`, of each group panel instead.
+    """
     overall = [row for row in result.results if not row.group]
     panels = [("all items", overall, [row.comparison for row in overall])]
-    if not per_group:
+    groupings = list(dict.fromkeys(tuple(row.group) for row in result.results if row.group))
+    if not per_group or not groupings:
         return panels
     several = len(overall) > 1
-    for labels in dict.fromkeys(tuple(row.group) for row in result.results if row.group):
+    if not several:
+        panels = []
+    for labels in groupings:
         rows = [row for row in result.results if tuple(row.group) == labels]
         names = [";".join(row.group.values()) for row in rows]
         if several:
             names = [f"{row.comparison}: {name}" for row, name in zip(rows, names, strict=True)]
-        panels.append((f"per {', '.join(labels)}", rows, names))
+        else:
+            rows, names = [*overall, *rows], ["all", *names]
+        panels.append((f"{overall[0].comparison if overall else ''} per {', '.join(labels)}".strip(), rows, names))
     return panels
 
 
-def plot_accuracy(result: SuiteResult, path: Path, per_group: bool = False) -> None:
+def _legend(rows: list[ComparisonResult]) -> list[object]:
+    """What each mark of a panel means, for the marks the panel has."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    handles: list[object] = [Patch(color=_TEST_COLOUR, label="accuracy: share of items with good > bad, 95% CI")]
+    if any(row.kind == "statistic" for row in rows):
+        statistic = "statistic (grey): share with good > bad where neither is right, e.g. the distance effect"
+        handles.append(Patch(color=_STATISTIC_COLOUR, label=statistic))
+    if any(row.human is not None for row in rows):
+        handles.append(Line2D([], [], marker="D", linestyle="", color="tab:orange", label="human accuracy"))
+    handles.append(Line2D([], [], linestyle=":", color="black", linewidth=1, label="chance (0.5)"))
+    return handles
+
+
+def accuracy_figure(result: SuiteResult, per_group: bool = False) -> "Figure":
     """Bar chart of accuracy per comparison over all items (with `per_group`, one more panel per grouping,
     a bar per group), with interval whiskers, human accuracy as a diamond where known and chance (0.5) as
-    a dotted line, like the papers' figures. Bars are equally wide in every panel."""
+    a dotted line, like the papers' figures. Bars are equally wide in every panel; the legend sits beside
+    each panel, so it hides no bar."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -138,21 +167,29 @@ def plot_accuracy(result: SuiteResult, path: Path, per_group: bool = False) -> N
         lower = [max(row.accuracy - row.ci_low, 0.0) if row.ci_low == row.ci_low else 0.0 for row in rows]
         upper = [max(row.ci_high - row.accuracy, 0.0) if row.ci_high == row.ci_high else 0.0 for row in rows]
         positions = range(len(rows))
-        colours = ["tab:gray" if row.kind == "statistic" else "tab:blue" for row in rows]
-        axis.bar(positions, accuracies, yerr=[lower, upper], color=colours, capsize=3, label="model")
+        colours = [_STATISTIC_COLOUR if row.kind == "statistic" else _TEST_COLOUR for row in rows]
+        axis.bar(positions, accuracies, yerr=[lower, upper], color=colours, capsize=3)
         humans = [(index, row.human) for index, row in enumerate(rows) if row.human is not None]
         if humans:
-            axis.scatter(*zip(*humans, strict=True), marker="D", color="tab:orange", zorder=3, label="human")
+            axis.scatter(*zip(*humans, strict=True), marker="D", color="tab:orange", zorder=3)
         axis.axhline(0.5, linestyle=":", color="black", linewidth=1)
         axis.set_ylim(0, 1.05)
         axis.set_ylabel("accuracy")
         axis.set_xticks(list(positions), names, rotation=60, ha="right", fontsize=8)
         axis.set_title(header if len(panels) == 1 else title)
-        axis.legend(loc="lower right", fontsize=8)
+        axis.legend(handles=_legend(rows), loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, borderaxespad=0)
     if len(panels) > 1:
         figure.suptitle(header)
     figure.tight_layout()
-    atomic_write(path, lambda handle: figure.savefig(handle, format="png", dpi=120), binary=True)
+    return figure
+
+
+def plot_accuracy(result: SuiteResult, path: Path, per_group: bool = False) -> None:
+    """`accuracy_figure` as a PNG (cropped to what is drawn, the legends beside the panels included)."""
+    import matplotlib.pyplot as plt
+
+    figure = accuracy_figure(result, per_group)
+    atomic_write(path, lambda handle: figure.savefig(handle, format="png", dpi=120, bbox_inches="tight"), binary=True)
     plt.close(figure)
 
 

@@ -1,5 +1,6 @@
 """Training entry point: LightningCLI over the plausibility system and the pairs data, errors in one line."""
 
+import logging
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,7 +14,10 @@ from lightning.pytorch.cli import LightningArgumentParser, LightningCLI
 
 from plausibility.errors import DataFormatError, PlausibilityError, ResourceMissingError
 from plausibility.models.datamodule import PairsDataModule, resolve_data_path
+from plausibility.models.run_folder import place_in_run_folder, refuse_reuse, run_root
 from plausibility.models.system import PlausibilityModule
+from plausibility.progress import shown
+from plausibility.resources import configs_dir, shipped_model_configs
 
 # The LightningCLI subcommands `plausibility` offers.
 STAGES = ("fit", "validate", "test")
@@ -65,6 +69,39 @@ class TrainingCLI(LightningCLI):
         if net_pairs := (config.model.net.get("init_args") or {}).get("pairs"):  # GloveMlpNet reads them too
             _check_pairs(net_pairs)
         _check_accelerator(config.trainer.accelerator)
+        checkpoint_folders = place_in_run_folder(config.trainer)
+        if self.subcommand == "fit" and config.get("ckpt_path") is None:
+            refuse_reuse(checkpoint_folders, run_root(config.trainer))
+
+
+def resolve_config(value: str) -> str:
+    """A `--config` value as a path: a file as given, else the shipped config of that name."""
+    if Path(value).is_file():
+        return value
+    shipped = shipped_model_configs()
+    if Path(value).name == value and value.removesuffix(".yaml") in shipped:
+        return str(configs_dir() / "models" / f"{value.removesuffix('.yaml')}.yaml")
+    raise ResourceMissingError(
+        f"--config {value}: no such file or shipped config; give a YAML file or one of {', '.join(shipped)}"
+    )
+
+
+def _with_shipped_configs(arguments: Sequence[str]) -> list[str]:
+    resolved, following = [], False
+    for argument in arguments:
+        if following:
+            argument, following = resolve_config(argument), False
+        elif argument in ("--config", "-c"):
+            following = True
+        elif argument.startswith("--config="):
+            argument = f"--config={resolve_config(argument.removeprefix('--config='))}"
+        resolved.append(argument)
+    return resolved
+
+
+def _noting() -> bool:
+    """Whether notes are wanted (not `-q`): Lightning's model summary is one."""
+    return logging.getLogger("plausibility").isEnabledFor(logging.INFO)
 
 
 def _one_line(message: str) -> str:
@@ -81,9 +118,11 @@ def run_lightning(subcommand: str, arguments: Sequence[str]) -> int:
         TrainingCLI(
             PlausibilityModule,
             PairsDataModule,
-            args=[subcommand, *arguments],
+            args=[subcommand, *_with_shipped_configs(arguments)],
             save_config_kwargs={"overwrite": True},
             seed_everything_default=0,
+            # Off when piped or quiet (-q); a config or --trainer.* option still decides.
+            trainer_defaults={"enable_progress_bar": shown(), "enable_model_summary": _noting()},
             parser_kwargs={**raising, **{name: raising for name in STAGES}},
         )
     except ArgumentError as error:

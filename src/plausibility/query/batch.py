@@ -6,9 +6,9 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from plausibility.errors import DataFormatError
+from plausibility.progress import progress_bar
 from plausibility.query.tables import InvalidLine, TableWriter, read_triple_chunks
 from plausibility.scoring.protocols import TripleScorer
 from plausibility.triple import Triple
@@ -79,19 +79,7 @@ def score_table(
     if invalid and not skip_invalid:
         raise DataFormatError(_describe(source, invalid) + "; fix them or pass --skip-invalid")
     rows = 0
-    with (
-        TableWriter(output) as writer,
-        Progress(
-            TextColumn("scoring"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("triples"),
-            TimeElapsedColumn(),
-            disable=not progress,
-            transient=True,
-        ) as bar,
-    ):
-        task = bar.add_task("score", total=None)
+    with TableWriter(output) as writer, progress_bar("scoring", None, "triples", wanted=progress) as advance:
         for chunk in read_triple_chunks(source, batch_size):
             frame = chunk.rows
             columns = zip(frame["subject"], frame["verb"], frame["object"], strict=True)
@@ -102,7 +90,7 @@ def score_table(
                 frame = frame.assign(**annotate(triples)) if triples else frame
             writer.write(frame)
             rows += len(frame)
-            bar.update(task, advance=len(frame))
+            advance(len(frame))
     return BatchResult(output, rows, invalid)
 
 

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from plausibility.progress import progress_bar
 from plausibility.scoring.protocols import AbstractionScorer, GridScorer, TripleScorer
 
 if TYPE_CHECKING:
@@ -44,15 +45,11 @@ def raw_grid_scores(
             if key not in known:
                 wanted.setdefault(key, cell)
     new = sorted(wanted, key=lambda key: str(wanted[key]))
-    batches = range(0, len(new), batch_size)
-    if progress:
-        from rich.console import Console
-        from rich.progress import track
-
-        batches = track(batches, description="scoring abstractions", console=Console(stderr=True))
-    for start in batches:
-        chunk = new[start : start + batch_size]
-        known.update(zip(chunk, score_cells(scorer, [wanted[key] for key in chunk]).tolist(), strict=True))
+    with progress_bar("scoring abstractions", len(new), "cells", wanted=progress) as advance:
+        for start in range(0, len(new), batch_size):
+            chunk = new[start : start + batch_size]
+            known.update(zip(chunk, score_cells(scorer, [wanted[key] for key in chunk]).tolist(), strict=True))
+            advance(len(chunk))
     return [
         np.array([known[cell_key(scorer, cell)] for cell in grid.cells()], dtype=np.float64).reshape(grid.shape)
         for grid in grids

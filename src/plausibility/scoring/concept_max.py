@@ -90,7 +90,7 @@ class ConceptMax:
         """Each event's score with its arg-max abstraction (the first in row-major order on ties), input order."""
         grids = self.lexicon.abstractor.grids(triples)
         results = []
-        for grid, scores in zip(grids, self.raw_grid_scores(grids), strict=True):
+        for grid, scores in zip(grids, self.raw_grid_scores(grids, progress=True), strict=True):
             best = int(np.argmax(scores))
             results.append(AbstractedScore(grid.event, float(scores.flat[best]), grid.cells()[best]))
         return results
