@@ -1,13 +1,14 @@
 """Train named variants of the default configs and tabulate their steps, time and valid AUCs.
 
-Each variant is `plausibility fit` on a config with overrides, written into its own `runs/study/<name>`
-(the config's root, log and checkpoint folders all moved there). With `--lock FILE`, each run first waits
+Each variant is `plausibility fit` on a config with overrides, run in its own folder `runs/study/<name>`
+(`--trainer.default_root_dir`, which its checkpoints and logs follow). With `--lock FILE`, each run first waits
 for that lock file (so no other heavy job shares the cores) and is timed from when it holds it.
 The table (`results.md`, `results.csv` in `--out`) holds,
 for the final `last.ckpt` of each variant: its steps, the pairs seen (steps x batch size), the wall time of
 the `fit` command (model loading and validations included) and the valid AUCs that `fit` logged at that
 step. Reference runs already trained elsewhere (`--reference NAME=RUN_FOLDER`) are read, not trained.
-Only valid halves are used: choosing a recipe must not look at the test halves.
+Only valid halves are used: choosing a recipe must not look at the test halves. `--trend NAME=RUN_FOLDER`
+tabulates every validation of a run instead (AUC against pairs seen).
 
     python scripts/recipe_study.py --reference roberta=runs/roberta --reference concept_max=runs/concept_max
 """
@@ -49,28 +50,8 @@ def variants(roberta_checkpoint: str) -> list[Variant]:
     ]
 
 
-def relocated_config(config: Path, folder: Path) -> dict:
-    """`config` with its root, logger and checkpoint folders moved from its own run folder into `folder`."""
-    loaded = yaml.safe_load(config.read_text())
-    trainer = loaded["trainer"]
-    old = str(trainer["default_root_dir"])
-
-    def moved(path: str) -> str:
-        if not str(path).startswith(old):
-            raise SystemExit(f"{config}: {path} is outside {old}; the study cannot move it")
-        return str(folder) + str(path)[len(old) :]
-
-    trainer["default_root_dir"] = str(folder)
-    for part in trainer.get("logger") or []:
-        part["init_args"]["save_dir"] = moved(part["init_args"]["save_dir"])
-    for part in trainer.get("callbacks") or []:
-        if "dirpath" in part.get("init_args", {}):
-            part["init_args"]["dirpath"] = moved(part["init_args"]["dirpath"])
-    return loaded
-
-
-def final_validation(run: Path) -> dict[str, float]:
-    """The last `step` and valid AUCs logged by the CSV logger of a run folder (its newest version)."""
+def validations(run: Path) -> list[dict[str, float]]:
+    """Every validation the CSV logger of a run folder logged (its newest version): `step` and valid AUCs."""
     logs = sorted(run.glob("logs/version_*/metrics.csv"), key=lambda p: int(p.parent.name.split("_")[1]))
     if not logs:
         raise SystemExit(f"{run}: no logs/version_*/metrics.csv; was it trained with the CSV logger?")
@@ -78,8 +59,26 @@ def final_validation(run: Path) -> dict[str, float]:
         rows = [row for row in csv.DictReader(file) if row.get("val/auc_pep3k") and row.get("val/auc_20q")]
     if not rows:
         raise SystemExit(f"{logs[-1]}: no validation row with val/auc_pep3k and val/auc_20q")
-    last = rows[-1]
-    return {"step": int(last["step"]), "pep3k": float(last["val/auc_pep3k"]), "20q": float(last["val/auc_20q"])}
+    return [{"step": int(r["step"]), "pep3k": float(r["val/auc_pep3k"]), "20q": float(r["val/auc_20q"])} for r in rows]
+
+
+def final_validation(run: Path) -> dict[str, float]:
+    return validations(run)[-1]
+
+
+def write_trend(name: str, run: Path, out: Path) -> None:
+    """AUC against pairs seen: one row per validation of a run, into `trend-<name>.md`."""
+    saved = sorted(run.glob("logs/version_*/config.yaml"))
+    batch = yaml.safe_load(saved[-1].read_text())["data"]["batch_size"]
+    lines = ["| steps | pairs seen | valid AUC pep3k | valid AUC 20q | mean |", "|---|---|---|---|---|"]
+    for row in validations(run):
+        steps = row["step"] + 1  # Lightning logs a validation at global_step - 1 of the step that ran it
+        mean = (row["pep3k"] + row["20q"]) / 2
+        lines.append(f"| {steps} | {steps * batch:,} | {row['pep3k']:.4f} | {row['20q']:.4f} | {mean:.4f} |")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"trend-{name}.md").write_text("\n".join(lines) + "\n")
+    print(f"{name} ({run}):")
+    print("\n".join(lines))
 
 
 def summary(name: str, config: str, overrides: str, run: Path, wall: float | None) -> dict[str, object]:
@@ -108,9 +107,9 @@ def train(variant: Variant, out: Path, lock: Path | None) -> float:
     """Run `plausibility fit` for one variant (holding `lock`, if given); the wall seconds it took."""
     folder = out / variant.name
     folder.mkdir(parents=True, exist_ok=True)
-    config = folder / "config.yaml"
-    config.write_text(yaml.safe_dump(relocated_config(CONFIGS / variant.config, folder)))
+    config = CONFIGS / variant.config
     command = [sys.executable, "-m", "plausibility", "fit", f"--config={config}", *variant.overrides]
+    command += [f"--trainer.default_root_dir={folder}"]  # checkpoints and logs follow the run folder
     command += ["--trainer.enable_progress_bar=false"]
     environment = {**os.environ, "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS", "2")}
     with open(lock or os.devnull, "a") as handle:
@@ -146,9 +145,17 @@ def main() -> None:
     parser.add_argument("--reference", action="append", default=[], help="NAME=RUN_FOLDER, read and not trained")
     parser.add_argument("--only", action="append", default=[], help="train only these variants (default: all)")
     parser.add_argument(
+        "--trend", action="append", default=[], help="NAME=RUN_FOLDER: tabulate its every validation, then stop"
+    )
+    parser.add_argument(
         "--lock", type=Path, help="a lock file each run waits for, so runs never share the cores with other jobs"
     )
     args = parser.parse_args()
+    if args.trend:
+        for trend in args.trend:
+            name, _, folder = trend.partition("=")
+            write_trend(name, Path(folder), args.out)
+        return
 
     rows = []
     for reference in args.reference:
