@@ -100,16 +100,8 @@ def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> Demo
     from plausibility.evaluation.datasets import DATASETS
     from plausibility.evaluation.grids import score_grids
     from plausibility.evaluation.heatmap import save_heatmap
-    from plausibility.evaluation.report import (
-        CONSISTENCY_NOTE,
-        ModelRequest,
-        Report,
-        ReportSettings,
-        auc_markdown,
-        consistency_markdown,
-        evaluate_scorer,
-        write_report,
-    )
+    from plausibility.evaluation.report import CONSISTENCY_NOTE, auc_markdown, consistency_markdown, write_report
+    from plausibility.evaluation.results import ModelRequest, Report, ReportSettings, evaluate_scorer
     from plausibility.minimal_pairs.config import load_suite
     from plausibility.minimal_pairs.reports import write_report as write_suite_report
     from plausibility.minimal_pairs.suites import run_suite

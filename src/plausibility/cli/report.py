@@ -1,23 +1,18 @@
 """`plausibility report`: AUC and consistency of every available model and baseline, beside the thesis."""
 
 import argparse
+import re
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
 from plausibility.cli.arguments import positive_int
-from plausibility.evaluation.datasets import DATASETS, SPLITS
-from plausibility.evaluation.report import (
-    DATASET_TITLES,
-    ModelRequest,
-    Report,
-    ReportSettings,
-    SavedResults,
-    build_report,
-    parse_model,
-    write_report,
-)
+from plausibility.errors import PlausibilityError
+from plausibility.evaluation.datasets import DATASET_TITLES, DATASETS, SPLITS
+from plausibility.evaluation.report import write_report
+from plausibility.evaluation.results import ModelRequest, Report, ReportSettings, build_report
+from plausibility.evaluation.saved_results import SavedResults
 from plausibility.scorers import load_scorer
 
 # Baselines that need no training; each is skipped, with the reason in the report, when it cannot load.
@@ -30,6 +25,25 @@ def _count(value: str) -> int | None:
     if not value.isdigit() or int(value) < 1:
         raise argparse.ArgumentTypeError(f"must be a positive integer or 'all', got {value!r}")
     return int(value)
+
+
+def parse_model(text: str) -> ModelRequest:
+    """`LABEL=SPEC` or a bare `SPEC`, labelled by itself or, for a checkpoint, by its run folder.
+
+    A label holds no `/` or `:`, so checkpoint names such as `epoch=1-step=500.ckpt` stay whole SPECs.
+    """
+    label, equals, spec = text.partition("=")
+    if equals and not re.search(r"[/:\\]", label) and not Path(text).exists():
+        if not (label.strip() and spec.strip()):
+            raise PlausibilityError(f"--model {text!r}: give LABEL=SPEC with both parts, or a bare SPEC")
+        return ModelRequest(label.strip(), spec.strip())
+    spec = text.strip()
+    path = Path(spec.partition(":")[2] if spec.startswith("glove-mlp:") else spec)
+    if path.suffix == ".ckpt":
+        # runs/<name>/checkpoints/<file>.ckpt is what `plausibility fit` writes
+        folder = path.parent.parent if path.parent.name == "checkpoints" else path.parent
+        return ModelRequest(folder.name or path.stem, spec)
+    return ModelRequest(spec, spec)
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
