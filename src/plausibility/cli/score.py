@@ -63,16 +63,13 @@ def _check(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from plausibility.query.batch import score_table, score_triples
-    from plausibility.query.coverage import CoverageFlags
-    from plausibility.query.explain import ExplanationColumns, explain, grid_source
-    from plausibility.scoring.concept_max import ConceptMax
+    from plausibility.query.coverage import coverage_flags
+    from plausibility.query.explain import ExplanationColumns, always_explains, explain
 
     _check(args)
     scorer = load_scorer(args.model)
-    explaining = args.explain or isinstance(scorer, ConceptMax)
-    searched, lexicon = grid_source(scorer)
-    trained = getattr(searched, "lexicon", None)
-    flags = CoverageFlags(lexicon.hierarchy, getattr(trained, "vocabulary", None))
+    explaining = args.explain or always_explains(scorer)
+    flags = coverage_flags(scorer)
     console = Console()
     if args.input is not None:
         annotators = [flags, ExplanationColumns(scorer)] if explaining else [flags]
