@@ -11,7 +11,7 @@ import yaml
 from safetensors.torch import load_file
 
 from plausibility.cli import main
-from plausibility.corpus.tables import PAIR_COLUMNS
+from plausibility.corpus.artefacts import PAIR_COLUMNS
 from plausibility.errors import DataFormatError, PlausibilityError, ResourceMissingError
 from plausibility.evaluation.datasets import load_plausibility_set
 from plausibility.evaluation.metrics import roc_auc

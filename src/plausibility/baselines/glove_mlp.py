@@ -5,7 +5,7 @@ from collections.abc import Sequence
 import torch
 from torch import nn
 
-from plausibility.corpus.tables import PAIR_COLUMNS, read_pairs
+from plausibility.corpus.artefacts import PAIR_COLUMNS, read_pairs
 from plausibility.errors import DataFormatError
 from plausibility.models.datamodule import resolve_data_path
 from plausibility.resources import load_glove

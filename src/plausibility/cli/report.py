@@ -10,8 +10,8 @@ from rich.table import Table
 from plausibility.cli.arguments import positive_int
 from plausibility.errors import PlausibilityError
 from plausibility.evaluation.datasets import DATASET_TITLES, DATASETS, SPLITS
-from plausibility.evaluation.report import write_report
 from plausibility.evaluation.results import ModelRequest, Report, ReportSettings, build_report
+from plausibility.evaluation.results_report import write_results_report
 from plausibility.evaluation.saved_results import SavedResults
 from plausibility.scorers import load_scorer
 
@@ -143,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
     )
     saved = SavedResults(args.output / "models")
     report = build_report(requests, optional, settings, load_scorer, not args.no_consistency, saved)
-    paths = write_report(report, [*requests, *optional], args.output)
+    paths = write_results_report(report, [*requests, *optional], args.output)
     _print(report)
     Console().print(f"report: {paths['report.md']}; chart: {paths['auc.png']}; results: {paths['results.json']}")
     return 0

@@ -9,7 +9,7 @@ import lightning as L
 import torch
 from torch.utils.data import DataLoader, Dataset
 
-from plausibility.corpus.tables import PAIR_COLUMNS, read_pairs
+from plausibility.corpus.artefacts import PAIR_COLUMNS, read_pairs
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.evaluation.datasets import DatasetName, load_plausibility_set
 from plausibility.models.resumable_loader import ResumableLoader, ResumableSampler

@@ -9,7 +9,7 @@ import pandas as pd
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from plausibility.errors import DataFormatError
-from plausibility.query.tables import InvalidLine, TableWriter, read_triple_chunks
+from plausibility.query.triple_files import InvalidLine, TableWriter, read_triple_chunks
 from plausibility.scoring.protocols import TripleScorer
 from plausibility.triple import Triple
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from plausibility.corpus.tables import PAIR_COLUMNS, read_pairs
+from plausibility.corpus.artefacts import PAIR_COLUMNS, read_pairs
 from plausibility.errors import DataFormatError, PlausibilityError
 from plausibility.scoring.concept_max import ConceptMax
 from plausibility.scoring.protocols import AbstractionScorer, TripleScorer

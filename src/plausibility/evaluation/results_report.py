@@ -177,7 +177,7 @@ def save_auc_chart(models: Sequence[ModelResult], path: Path) -> Path:
     return path
 
 
-def write_report(report: Report, requests: Sequence[ModelRequest], output: Path) -> dict[str, Path]:
+def write_results_report(report: Report, requests: Sequence[ModelRequest], output: Path) -> dict[str, Path]:
     """Write `config.yaml`, `results.json`, `report.md` and `auc.png` into `output`, each atomically."""
     output.mkdir(parents=True, exist_ok=True)
     config = {"models": [asdict(request) for request in requests], **asdict(report.settings)}

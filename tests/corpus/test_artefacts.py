@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from plausibility.baselines.glove_mlp import pair_vocabulary
-from plausibility.corpus.tables import PAIR_COLUMNS, read_pair_nouns, read_pairs, write_pairs
+from plausibility.corpus.artefacts import PAIR_COLUMNS, read_pair_nouns, read_pairs, write_pairs
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.models.datamodule import PairsDataModule
 from plausibility.scoring.calibration import calibration_slice
