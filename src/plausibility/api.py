@@ -6,12 +6,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from plausibility.corpus.tables import TRIPLE_COLUMNS
+from plausibility.corpus.artefacts import TRIPLE_COLUMNS
 from plausibility.devices import DType
 from plausibility.errors import PlausibilityError
 from plausibility.query.batch import BatchResult, score_table
 from plausibility.query.explain import Explanation, explain
-from plausibility.query.tables import triple_problem
+from plausibility.query.triple_files import triple_problem
 from plausibility.scorers import default_scorer
 from plausibility.scorers import load_scorer as _build_scorer
 from plausibility.scoring.protocols import TripleScorer

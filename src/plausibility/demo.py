@@ -106,19 +106,16 @@ def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> Demo
     from plausibility.evaluation.datasets import DATASETS
     from plausibility.evaluation.grids import score_grids
     from plausibility.evaluation.heatmap import save_heatmap
-    from plausibility.evaluation.report import (
+    from plausibility.evaluation.results import ModelRequest, Report, ReportSettings, evaluate_scorer
+    from plausibility.evaluation.results_report import (
         CONSISTENCY_NOTE,
-        ModelRequest,
-        Report,
-        ReportSettings,
         auc_markdown,
         consistency_markdown,
-        evaluate_scorer,
-        write_report,
+        write_results_report,
     )
-    from plausibility.minimal_pairs.config import load_suite
-    from plausibility.minimal_pairs.reports import write_report as write_suite_report
-    from plausibility.minimal_pairs.suites import run_suite
+    from plausibility.minimal_pairs.suite_config import load_suite
+    from plausibility.minimal_pairs.suite_report import write_suite_report
+    from plausibility.minimal_pairs.suite_runner import run_suite
     from plausibility.models.training import run_lightning
     from plausibility.query.explain import explain, grid_source
     from plausibility.scorers import load_scorer
@@ -144,7 +141,7 @@ def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> Demo
         for request in requests:
             scorer = load_scorer(request.spec, **options)
             models.append(evaluate_scorer(request, scorer, report_settings))
-        write_report(Report(models, report_settings), requests, output / "evaluation")
+        write_results_report(Report(models, report_settings), requests, output / "evaluation")
 
     with _stage("explain example queries", seconds, say):
         concept_max = load_scorer(requests[0].spec, **options)

@@ -242,6 +242,11 @@ def _installed(lm: OfflineCausalLM) -> bool:
     return _package_folder(lm.package) is not None or _has_config(cache_dir() / "models" / lm.name)
 
 
+def installed_opt_in_lms() -> list[str]:
+    """The offline causal LMs beside the default that are installed here (the extras a user chose)."""
+    return [name for name, lm in OFFLINE_CAUSAL_LMS.items() if name != DEFAULT_CAUSAL_LM and _installed(lm)]
+
+
 def causal_lm_path(name: str = DEFAULT_CAUSAL_LM) -> str:
     """A Hugging Face id or local folder for a causal LM; the offline ones by their names (OFFLINE_CAUSAL_LMS).
 
@@ -439,9 +444,7 @@ def _probe_data() -> tuple[str, str]:
 def check_resources() -> list[ResourceStatus]:
     """Load every offline default once and report where it was found, or why it failed."""
     opt_in = [
-        _check("causal LM (opt-in)", name, lambda name=name: _probe_causal_lm(name))
-        for name, lm in OFFLINE_CAUSAL_LMS.items()
-        if name != DEFAULT_CAUSAL_LM and _installed(lm)
+        _check("causal LM (opt-in)", name, lambda name=name: _probe_causal_lm(name)) for name in installed_opt_in_lms()
     ]
     return [
         _check("encoder backbone", DEFAULT_ENCODER, _probe_encoder),

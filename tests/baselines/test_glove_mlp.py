@@ -27,7 +27,7 @@ def pairs(fixtures: Path) -> str:
 
 def build(pairs: str, tmp_path: Path, max_steps: int, config: Path = CONFIG, lr: float | None = 0.01) -> TrainingCLI:
     """A real config, with the fixture pairs, no validation, no logger and no checkpoint callback."""
-    overrides = [f"--data.pairs={pairs}", f"--model.net.init_args.pairs={pairs}", "--data.batch_size=16"]
+    overrides = [f"--data.pairs={pairs}", "--data.batch_size=16"]
     overrides += [f"--model.optimizer.init_args.lr={lr}"] if lr else []  # a few steps on 160 pairs: a larger step
     overrides += [f"--trainer.max_steps={max_steps}", "--trainer.limit_val_batches=0", "--trainer.logger=false"]
     overrides += ["--trainer.callbacks=[]", "--trainer.enable_checkpointing=false", "--trainer.max_epochs=50"]
@@ -107,3 +107,9 @@ def test_glove_mlp_spec_needs_a_glove_mlp_checkpoint(tmp_path: Path) -> None:
     with pytest.raises(DataFormatError) as raised:
         load_scorer(f"glove-mlp:{other}")
     assert str(raised.value) == f"{other}: holds a TripleClassifier net, not a GloveMlpNet; give one trained so"
+
+
+def test_the_net_reads_the_pairs_the_data_reads(pairs: str, tmp_path: Path) -> None:
+    cli = build(pairs, tmp_path, max_steps=1)
+    assert cli.config["model"]["net"]["init_args"]["pairs"] == pairs  # linked, never given twice
+    assert cli.model.net.words == pair_vocabulary(pairs)

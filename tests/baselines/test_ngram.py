@@ -6,7 +6,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from plausibility.baselines.ngram import BigramCounts, NgramScorer
-from plausibility.corpus.tables import read_counts
+from plausibility.corpus.artefacts import read_counts
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.scorers import load_scorer
 from plausibility.scoring.protocols import TripleScorer

@@ -13,7 +13,7 @@ CONFIG = Path(__file__).parents[2] / "configs" / "models" / "glove_mlp.yaml"
 
 def _fit(fixtures: Path, *extra: str) -> int:
     pairs = fixtures / "training" / "pairs.parquet"
-    return main(["fit", f"--config={CONFIG}", f"--data.pairs={pairs}", f"--model.net.init_args.pairs={pairs}",
+    return main(["fit", f"--config={CONFIG}", f"--data.pairs={pairs}",
                  "--trainer.fast_dev_run=true", "--trainer.enable_progress_bar=false", *extra])  # fmt: skip
 
 

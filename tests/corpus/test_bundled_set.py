@@ -7,8 +7,8 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
+from plausibility.corpus.artefacts import read_triples
 from plausibility.corpus.negatives import expand, sample_negatives
-from plausibility.corpus.tables import read_triples
 from plausibility.resources import data_dir
 from plausibility.triple import Triple
 

@@ -5,7 +5,7 @@ import pytest
 from rule_set import expected_counts
 
 from plausibility.cli import main
-from plausibility.corpus.tables import read_triples
+from plausibility.corpus.artefacts import read_triples
 
 
 @pytest.mark.integration

@@ -5,10 +5,10 @@ import pyarrow.parquet as pq
 import pytest
 from rule_set import expected_counts
 
+from plausibility.corpus.artefacts import read_triples
 from plausibility.corpus.parsers import ParserSpec
 from plausibility.corpus.pipeline import Extraction, extract_corpus, write_training_pairs
 from plausibility.corpus.shards import ShardResult
-from plausibility.corpus.tables import read_triples
 from plausibility.errors import DataFormatError, PlausibilityError, ResourceMissingError, UnknownNameError
 
 pytestmark = pytest.mark.integration  # parses with the offline spaCy model in worker processes

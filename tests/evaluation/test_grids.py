@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from plausibility.baselines.ngram import BigramCounts, NgramScorer
-from plausibility.corpus.tables import read_counts
+from plausibility.corpus.artefacts import read_counts
 from plausibility.errors import PlausibilityError
 from plausibility.evaluation.consistency import concavity_delta, grid_windows, local_extremum_rate
 from plausibility.evaluation.grids import ProbabilityRangeError, measure_consistency, score_grids

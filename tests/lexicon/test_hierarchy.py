@@ -6,7 +6,7 @@ import time
 import pytest
 
 from plausibility.lexicon.hierarchy import Concept, Hierarchy, UnknownSynsetError
-from plausibility.lexicon.table import load_table, read_table, save_table, table_path
+from plausibility.lexicon.noun_table import load_table, read_table, save_table, table_path
 
 DENTIST = [
     "entity.n.01",
@@ -81,7 +81,8 @@ TIED = {
     "recombinant.n.01": "cell.n.02",
     "acid.n.02": "controlled_substance.n.01",
 }
-_CHAINS = "from plausibility.lexicon.table import hypernym_chain; from plausibility.resources import load_wordnet; "
+_CHAINS = "from plausibility.lexicon.noun_table import hypernym_chain; "
+_CHAINS += "from plausibility.resources import load_wordnet; "
 _CHAINS += "wn = load_wordnet(); print([hypernym_chain(wn.synset(name)) for name in {names!r}])"
 
 

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from plausibility.errors import UnknownNameError
-from plausibility.lexicon.table import unpack_strings
+from plausibility.lexicon.noun_table import unpack_strings
 from plausibility.lexicon.wsd import Disambiguator, disambiguate
 from plausibility.triple import Triple
 

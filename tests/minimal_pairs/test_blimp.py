@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 
 from plausibility.errors import DataFormatError, UnknownNameError
-from plausibility.minimal_pairs.config import load_suite
 from plausibility.minimal_pairs.readers import data_files, data_sha256
-from plausibility.minimal_pairs.reports import _panels, accuracy_figure, group_name
-from plausibility.minimal_pairs.suites import load_items, run_suite
+from plausibility.minimal_pairs.suite_config import load_suite
+from plausibility.minimal_pairs.suite_report import _panels, accuracy_figure, group_name
+from plausibility.minimal_pairs.suite_runner import load_items, run_suite
 from plausibility.resources import data_dir
 
 # anaphor_gender_agreement (morphology): 2 pairs; determiner_noun_agreement_1 (morphology, gzipped): 4 pairs;

@@ -3,8 +3,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from plausibility.minimal_pairs.config import load_suite
-from plausibility.minimal_pairs.suites import load_items, run_suite
+from plausibility.minimal_pairs.suite_config import load_suite
+from plausibility.minimal_pairs.suite_runner import load_items, run_suite
 from plausibility.minimal_pairs.text_scores import score_texts
 
 

@@ -3,9 +3,9 @@
 import json
 from pathlib import Path
 
-from plausibility.minimal_pairs.config import load_suite
-from plausibility.minimal_pairs.reports import accuracy_figure
-from plausibility.minimal_pairs.suites import run_suite
+from plausibility.minimal_pairs.suite_config import load_suite
+from plausibility.minimal_pairs.suite_report import accuracy_figure
+from plausibility.minimal_pairs.suite_runner import run_suite
 
 
 def test_the_lieder_legend_explains_the_grey_bars_and_covers_no_bar(fixtures: Path) -> None:

@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from plausibility.errors import UnknownNameError
-from plausibility.minimal_pairs.config import SuiteConfigError, available_suites, load_suite
+from plausibility.minimal_pairs.suite_config import SuiteConfigError, available_suites, load_suite
 
 # The paper's Table 3 (Zhu & Frank 2024): felicitous > infelicitous, with the requirement each one tests.
 TABLE_3 = {

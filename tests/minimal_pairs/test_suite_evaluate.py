@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 
 from plausibility.errors import DataFormatError, PlausibilityError
-from plausibility.minimal_pairs.config import HumanReference, load_suite
 from plausibility.minimal_pairs.evaluate import evaluate, limit_items
 from plausibility.minimal_pairs.human import read_human_accuracy
-from plausibility.minimal_pairs.suites import load_items, run_suite
+from plausibility.minimal_pairs.suite_config import HumanReference, load_suite
+from plausibility.minimal_pairs.suite_runner import load_items, run_suite
 
 # Hand-made log-probabilities for the dog item; the car item scores every text -1.0, so all its
 # comparisons tie and fail (a comparison needs good strictly above bad).

@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 
 from plausibility.errors import DataFormatError, UnknownNameError
-from plausibility.minimal_pairs.config import load_suite
 from plausibility.minimal_pairs.readers import contrast_rows, ecbd, field_pairs, get_reader, row_roles
-from plausibility.minimal_pairs.suites import load_items
+from plausibility.minimal_pairs.suite_config import load_suite
+from plausibility.minimal_pairs.suite_runner import load_items
 
 
 def test_lieder_items_split_context_and_continuation(fixtures: Path):

@@ -12,11 +12,12 @@ import yaml
 from safetensors.torch import load_file
 
 from plausibility.cli import main
+from plausibility.corpus.artefacts import PAIR_COLUMNS
 from plausibility.errors import DataFormatError, PlausibilityError, ResourceMissingError
 from plausibility.evaluation.datasets import load_plausibility_set
 from plausibility.evaluation.intervals import AucInterval
 from plausibility.evaluation.metrics import roc_auc
-from plausibility.models.datamodule import PAIR_COLUMNS, PairsDataModule
+from plausibility.models.datamodule import PairsDataModule
 from plausibility.models.export import export_model
 from plausibility.models.system import PlausibilityModule
 from plausibility.models.training import TrainingCLI

@@ -9,7 +9,7 @@ import pytest
 from plausibility.cli import main
 from plausibility.errors import DataFormatError
 from plausibility.query.batch import score_table, score_triples
-from plausibility.query.tables import InvalidLine
+from plausibility.query.triple_files import InvalidLine
 from plausibility.scorers import load_scorer
 from plausibility.triple import Triple
 

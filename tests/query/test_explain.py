@@ -78,3 +78,14 @@ def test_cli_explains_and_flags(tmp_path: Path, fixtures: Path, capsys: pytest.C
     assert scored["flags"].tolist() == ["", "subject-not-in-wordnet"]
     assert scored["lemmatised"].tolist() == [False, False]
     assert scored["abstraction"][1].startswith("zorblax eat ")
+
+
+def test_only_concept_max_always_explains_and_only_trained_scorers_flag_unseen_words(fixtures: Path) -> None:
+    from plausibility.query.coverage import coverage_flags
+    from plausibility.query.explain import always_explains
+
+    ngram = load_scorer(f"ngram:{fixtures / 'ngram_triples.tsv'}")
+    wrapped = load_scorer(f"conceptmax:ngram:{fixtures / 'ngram_triples.tsv'}")
+    assert not always_explains(ngram) and always_explains(wrapped)
+    assert coverage_flags(ngram).training_nouns is None and coverage_flags(wrapped).training_nouns is None
+    assert coverage_flags(ngram).flags(Triple("dog", "eat", "qwzxy")) == ["object-not-in-wordnet"]

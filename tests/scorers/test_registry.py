@@ -12,7 +12,7 @@ from transformers import BertConfig, BertForMaskedLM, GPT2Config, GPT2LMHeadMode
 
 from plausibility.baselines.ngram import NgramScorer
 from plausibility.baselines.zero_shot import ZeroShotScorer
-from plausibility.errors import DeviceUnavailableError, ResourceMissingError
+from plausibility.errors import DeviceUnavailableError, PlausibilityError, ResourceMissingError, UnknownNameError
 from plausibility.models.export import export_model
 from plausibility.models.scorer import NetScorer, SenseNetScorer
 from plausibility.scorers import load_scorer
@@ -147,3 +147,16 @@ def test_a_device_this_machine_lacks_fails_before_loading(fixtures: Path) -> Non
     with pytest.raises(DeviceUnavailableError) as raised:
         load_scorer(f"ngram:{fixtures / 'missing.tsv'}", device="cuda:0")
     assert str(raised.value) == "device 'cuda:0': no CUDA GPU is visible on this machine; choose cpu or auto"
+
+
+def test_bad_options_fail_in_one_line_before_loading(fixtures: Path) -> None:
+    missing = f"ngram:{fixtures / 'missing.tsv'}"
+    with pytest.raises(UnknownNameError) as raised:
+        load_scorer(missing, dtype="fp8")  # type: ignore[arg-type]
+    assert str(raised.value) == "unknown dtype 'fp8'; known: bfloat16, float16, float32"
+    with pytest.raises(UnknownNameError) as raised:
+        load_scorer(missing, device="gpu")
+    assert str(raised.value) == "unknown device 'gpu'; known: auto, cpu, cuda, cuda:N, mps"
+    with pytest.raises(PlausibilityError) as raised:
+        load_scorer(missing, batch_size=0)
+    assert str(raised.value) == "batch size 0: give a whole number of at least 1"

@@ -11,10 +11,10 @@ import pytest
 from plausibility.cli import main
 from plausibility.evaluation.datasets import load_plausibility_set
 from plausibility.evaluation.grids import measure_consistency, score_grids
-from plausibility.evaluation.report import ModelRequest, ReportSettings, evaluate_scorer
+from plausibility.evaluation.results import ModelRequest, ReportSettings, evaluate_scorer
 from plausibility.lexicon.abstractions import Abstraction
 from plausibility.lexicon.hierarchy import Concept, Hierarchy
-from plausibility.lexicon.table import ROOT, NounTable
+from plausibility.lexicon.noun_table import ROOT, NounTable
 from plausibility.lexicon.training_lexicon import TrainingLexicon, bundled_lexicon, lexicon_of
 from plausibility.scorers import load_scorer
 from plausibility.scoring.concept_max import ConceptMax, running_maximum

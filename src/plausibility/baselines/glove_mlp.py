@@ -2,12 +2,12 @@
 
 from collections.abc import Sequence
 
-import pyarrow.parquet as pq
 import torch
 from torch import nn
 
+from plausibility.corpus.artefacts import PAIR_COLUMNS, read_pairs
 from plausibility.errors import DataFormatError
-from plausibility.models.datamodule import PAIR_COLUMNS, resolve_data_path
+from plausibility.models.datamodule import resolve_data_path
 from plausibility.resources import load_glove
 from plausibility.triple import Triple
 
@@ -16,11 +16,7 @@ UNKNOWN = 0  # the row of words with neither a trained nor a GloVe vector: zeros
 
 def pair_vocabulary(pairs: str) -> list[str]:
     """Every word of a pairs file (all six columns: subjects, verbs and objects), sorted."""
-    path = resolve_data_path(pairs)
-    missing = [name for name in PAIR_COLUMNS if name not in pq.read_schema(path).names]
-    if missing:
-        raise DataFormatError(f"{path}: missing columns {', '.join(missing)}; expected {', '.join(PAIR_COLUMNS)}")
-    table = pq.read_table(path, columns=list(PAIR_COLUMNS))
+    table = read_pairs(resolve_data_path(pairs))
     return sorted({word for name in PAIR_COLUMNS for word in table.column(name).unique().to_pylist()})
 
 

@@ -1,18 +1,11 @@
 """`plausibility consistency`: CCΔ and LER of a model over the abstraction grids of Pep-3k or 20Q events."""
 
 import argparse
-import json
-import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from plausibility.atomic import atomic_write_text
 from plausibility.cli.arguments import BATCH_HELP, add_load_options, load_options, positive_int
 from plausibility.evaluation.datasets import DATASETS, SPLITS, load_plausibility_set
 from plausibility.lexicon.wsd import WSD_METHODS
-
-if TYPE_CHECKING:
-    from plausibility.evaluation.grids import ConsistencyResult, ScoredGrid
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -45,33 +38,12 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.set_defaults(run=run)
 
 
-def _slug(grid: "ScoredGrid") -> str:
-    return re.sub(r"[^a-z0-9]+", "-", str(grid.grid.event).lower()).strip("-")
-
-
-def _ranked(result: "ConsistencyResult") -> list[int]:
-    """Events with at least one window, most consistent first (CCΔ, then LER; more windows first on ties)."""
-    measured = [i for i, grid in enumerate(result.grids) if grid.concavity_delta is not None]
-    return sorted(
-        measured,
-        key=lambda i: (
-            result.grids[i].concavity_delta,
-            result.grids[i].local_extremum_rate,
-            -len(result.grids[i].windows),
-        ),
-    )
-
-
-def _write_json(path: Path, content: dict[str, object]) -> None:
-    atomic_write_text(path, json.dumps(content, indent=1, ensure_ascii=False) + "\n")
-
-
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
+    from plausibility.evaluation.consistency_report import write_consistency_report
     from plausibility.evaluation.grids import measure_consistency
-    from plausibility.evaluation.heatmap import save_heatmap
     from plausibility.lexicon.training_lexicon import lexicon_of
     from plausibility.scorers import load_scorer
 
@@ -81,54 +53,9 @@ def run(args: argparse.Namespace) -> int:
     result = measure_consistency(
         scorer, [event.triple for event in events], lexicon, batch_size=args.chunk_size, progress=True
     )
-    ranked = _ranked(result)
-    count = min(max(args.heatmaps, 0), len(ranked) // 2)
-    heatmaps: dict[str, list[str]] = {"most_consistent": [], "least_consistent": []}
-    for end, picks in (("most_consistent", ranked[:count]), ("least_consistent", ranked[::-1][:count])):
-        for rank, i in enumerate(picks, start=1):
-            grid = result.grids[i]
-            name = f"heatmaps/{end.split('_')[0]}-{rank}-{_slug(grid)}.png"
-            title = f"{grid.grid.event}: CCΔ {grid.concavity_delta:.3g}, LER {grid.local_extremum_rate:.2f}"
-            save_heatmap(grid, args.output / name, title)
-            heatmaps[end].append(name)
-    report = {
-        "model": args.model,
-        "dtype": args.dtype,
-        "dataset": args.dataset,
-        "split": args.split,
-        "lexicon": result.lexicon,
-        "probability_mapping": result.probability_mapping,
-        "ccd": result.concavity_delta,
-        "ccd_scale_free": result.scale_free_concavity_delta,
-        "ler": result.local_extremum_rate,
-        "higher_is_better": False,
-        "events": len(events),
-        "events_with_windows": len(ranked),
-        "windows": result.n_windows,
-        "unique_triples": result.n_unique_triples,
-        "grid_triples": result.n_grid_triples,
-        "heatmaps": heatmaps,
-        "grids": [
-            {
-                "event": str(grid.grid.event),
-                "label": event.label,
-                "subjects": [concept.text for concept in grid.grid.subjects],
-                "objects": [concept.text for concept in grid.grid.objects],
-                "subject_synsets": [concept.synset for concept in grid.grid.subjects],
-                "object_synsets": [concept.synset for concept in grid.grid.objects],
-                "subject_depths": list(grid.grid.subject_depths),
-                "object_depths": list(grid.grid.object_depths),
-                "scores": grid.scores.tolist(),
-                "probabilities": grid.probabilities.tolist(),
-                "windows": len(grid.windows),
-                "ccd": grid.concavity_delta,
-                "ccd_scale_free": grid.scale_free_concavity_delta,
-                "ler": grid.local_extremum_rate,
-            }
-            for grid, event in zip(result.grids, events, strict=True)
-        ],
-    }
-    _write_json(args.output / "consistency.json", report)
+    path = write_consistency_report(
+        args.model, args.dataset, args.split, events, result, args.output, heatmaps=args.heatmaps, dtype=args.dtype
+    )
     table = Table(
         title=f"Consistency of {args.model} on {args.dataset} {args.split} (WSD: {lexicon.wsd}, min depth "
         f"{lexicon.min_depth}, {result.lexicon['vocabulary']}; lower is better)"
@@ -145,5 +72,5 @@ def run(args: argparse.Namespace) -> int:
         str(result.n_grid_triples),
     )
     Console().print(table)
-    Console().print(f"probabilities: {result.probability_mapping}; report: {args.output / 'consistency.json'}")
+    Console().print(f"probabilities: {result.probability_mapping}; report: {path}")
     return 0

@@ -11,12 +11,12 @@ from rich.console import Console
 from plausibility import __version__
 from plausibility.cli.arguments import add_load_options, load_options
 from plausibility.errors import PlausibilityError
-from plausibility.minimal_pairs.config import available_suites, load_suite
 from plausibility.minimal_pairs.readers import data_sha256
 from plausibility.minimal_pairs.registry import METRICS
-from plausibility.minimal_pairs.reports import results_table, write_report
 from plausibility.minimal_pairs.score_table import read_scores, write_scores
-from plausibility.minimal_pairs.suites import run_suite
+from plausibility.minimal_pairs.suite_config import available_suites, load_suite
+from plausibility.minimal_pairs.suite_report import results_table, write_suite_report
+from plausibility.minimal_pairs.suite_runner import run_suite
 from plausibility.resources import DEFAULT_CAUSAL_LM
 from plausibility.scorers.registry import LM_BATCH_SIZE
 
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
             provenance["slor_corpus"] = str(corpus)
         result, used = run_suite(suite, scorer=scorer, slor=slor, limit=args.limit, seed=args.seed, where=where)
         provenance.update(lm=args.lm, scores_file=None, dtype=args.dtype, batch_size=batch_size)
-    write_report(result, suite.resolved, provenance, args.output, per_group)
+    write_suite_report(result, suite.resolved, provenance, args.output, per_group)
     if args.dump_scores is not None:
         write_scores(used, args.dump_scores)
     # Wide when piped: a folded comparison name is hard to grep.

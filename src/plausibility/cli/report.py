@@ -2,27 +2,33 @@
 
 import argparse
 import functools
+import re
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
 from plausibility.cli.arguments import BATCH_HELP, add_load_options, load_options, positive_int
-from plausibility.evaluation.datasets import DATASETS, SPLITS
-from plausibility.evaluation.report import (
-    DATASET_TITLES,
-    ModelRequest,
-    Report,
-    ReportSettings,
-    SavedResults,
-    build_report,
-    parse_model,
-    write_report,
-)
+from plausibility.errors import PlausibilityError
+from plausibility.evaluation.datasets import DATASET_TITLES, DATASETS, SPLITS
+from plausibility.evaluation.results import ModelRequest, Report, ReportSettings, build_report
+from plausibility.evaluation.results_report import write_results_report
+from plausibility.evaluation.saved_results import SavedResults
 from plausibility.scorers import load_scorer
 
 # Baselines that need no training; each is skipped, with the reason in the report, when it cannot load.
 DEFAULT_BASELINES = ("ngram", "resnik", "zero-shot")
+
+
+def default_models() -> list[ModelRequest]:
+    """What a report without --model measures: the baselines, the shipped models, and every opt-in LM installed."""
+    from plausibility.models.model_folder import is_model_folder
+    from plausibility.resources import data_dir, installed_opt_in_lms
+    from plausibility.scorers.spec import SHIPPED
+
+    names = [*DEFAULT_BASELINES, *(f"zero-shot:{lm}" for lm in installed_opt_in_lms())]
+    names += [name for name in SHIPPED if is_model_folder(data_dir() / "models" / name)]
+    return [ModelRequest(name, name) for name in names]
 
 
 def _count(value: str) -> int | None:
@@ -33,6 +39,25 @@ def _count(value: str) -> int | None:
     return int(value)
 
 
+def parse_model(text: str) -> ModelRequest:
+    """`LABEL=SPEC` or a bare `SPEC`, labelled by itself or, for a checkpoint, by its run folder.
+
+    A label holds no `/` or `:`, so checkpoint names such as `epoch=1-step=500.ckpt` stay whole SPECs.
+    """
+    label, equals, spec = text.partition("=")
+    if equals and not re.search(r"[/:\\]", label) and not Path(text).exists():
+        if not (label.strip() and spec.strip()):
+            raise PlausibilityError(f"--model {text!r}: give LABEL=SPEC with both parts, or a bare SPEC")
+        return ModelRequest(label.strip(), spec.strip())
+    spec = text.strip()
+    path = Path(spec.partition(":")[2] if spec.startswith("glove-mlp:") else spec)
+    if path.suffix == ".ckpt":
+        # runs/<name>/checkpoints/<file>.ckpt is what `plausibility fit` writes
+        folder = path.parent.parent if path.parent.name == "checkpoints" else path.parent
+        return ModelRequest(folder.name or path.stem, spec)
+    return ModelRequest(spec, spec)
+
+
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     parser = subparsers.add_parser(
         "report",
@@ -41,9 +66,11 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "OUTPUT/results.json (AUC with bootstrap intervals; CCΔ / LER over abstraction grids), OUTPUT/auc.png "
         "and OUTPUT/config.yaml. Without --model the baselines that need no training are reported ("
         + ", ".join(DEFAULT_BASELINES)
-        + "); the checkpoint of every run under --runs is added. Those are skipped, with the reason in the report, "
-        "when they cannot load; a model given with --model must load. Each model's row is kept in OUTPUT/models/ as "
-        "soon as it is measured, and read back by a rerun with the same settings: a stopped report resumes.",
+        + ", and zero-shot:<LM> for each opt-in offline LM installed), with the shipped models (roberta, "
+        "conceptmax); the checkpoint of every run under --runs is added. Those are skipped, with the reason in the "
+        "report, when they cannot load; a model given with --model must load. Each model's row is kept in "
+        "OUTPUT/models/ as soon as it is measured, and read back by a rerun with the same settings: a stopped "
+        "report resumes.",
         epilog="Example: plausibility report --output reports/all --model ngram --model RoBERTa=runs/roberta/"
         "checkpoints/last.ckpt --consistency-events 100",
     )
@@ -120,7 +147,7 @@ def _print(report: Report) -> None:
 def run(args: argparse.Namespace) -> int:
     load = functools.partial(load_scorer, **load_options(args))
     requests = [parse_model(text) for text in args.model or []]
-    optional = [] if args.model else [ModelRequest(name, name) for name in DEFAULT_BASELINES]
+    optional = [] if args.model else default_models()
     if not args.no_runs and args.runs.is_dir():
         optional += run_checkpoints(args.runs)  # a run whose checkpoint cannot load is skipped, not fatal
     settings = ReportSettings(
@@ -135,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
     )
     saved = SavedResults(args.output / "models")
     report = build_report(requests, optional, settings, load, not args.no_consistency, saved)
-    paths = write_report(report, [*requests, *optional], args.output)
+    paths = write_results_report(report, [*requests, *optional], args.output)
     _print(report)
     Console().print(f"report: {paths['report.md']}; chart: {paths['auc.png']}; results: {paths['results.json']}")
     return 0

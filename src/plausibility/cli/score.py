@@ -87,7 +87,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def _check(args: argparse.Namespace) -> None:
-    from plausibility.query.tables import TRIPLE_COLUMNS, triple_problem
+    from plausibility.query.triple_files import TRIPLE_COLUMNS, triple_problem
 
     if args.input is None and len(args.words) != 3:
         raise PlausibilityError(f"give three words S V O (got {len(args.words)}), or --input FILE --output FILE")
@@ -163,17 +163,14 @@ def _plain(value: object) -> object:
 
 def run(args: argparse.Namespace) -> int:
     from plausibility.query.batch import score_triples
-    from plausibility.query.coverage import CoverageFlags
-    from plausibility.query.explain import ExplanationColumns, explain, grid_source
-    from plausibility.scoring.concept_max import ConceptMax
+    from plausibility.query.coverage import coverage_flags
+    from plausibility.query.explain import ExplanationColumns, always_explains, explain
 
     _check(args)
     model = args.model or default_scorer()
     scorer = load_scorer(model, **load_options(args))
-    explaining = args.explain or isinstance(scorer, ConceptMax)
-    searched, lexicon = grid_source(scorer)
-    trained = getattr(searched, "lexicon", None)
-    flags = CoverageFlags(lexicon.hierarchy, getattr(trained, "vocabulary", None))
+    explaining = args.explain or always_explains(scorer)
+    flags = coverage_flags(scorer)
     if args.input is not None:
         return _score_file(args, scorer, [flags, ExplanationColumns(scorer)] if explaining else [flags])
     triple = Triple(*(word.strip().lower() for word in args.words))

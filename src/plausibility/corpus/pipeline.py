@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from plausibility import __version__
+from plausibility.corpus.artefacts import read_triples, write_json, write_pairs, write_triples
 from plausibility.corpus.engines import ENGINES, Engine, run_local, run_ray
 from plausibility.corpus.extraction import RuleOptions
 from plausibility.corpus.filters import FilterStep, filter_triples
@@ -16,7 +17,6 @@ from plausibility.corpus.negatives import PERTURBATIONS, expand, sample_negative
 from plausibility.corpus.parsers import ParserSpec
 from plausibility.corpus.readers import Source, inspect_source, read_paragraphs
 from plausibility.corpus.shards import Shard, ShardResult, ShardStore, plan_shards
-from plausibility.corpus.tables import read_triples, write_json, write_pairs, write_triples
 from plausibility.errors import DataFormatError, PlausibilityError, UnknownNameError
 from plausibility.triple import Triple
 

@@ -8,10 +8,10 @@ from functools import cache
 from itertools import islice
 from pathlib import Path
 
+from plausibility.corpus.artefacts import write_json
 from plausibility.corpus.extraction import RuleOptions, extract_triples
 from plausibility.corpus.parsers import Parser, ParserSpec
 from plausibility.corpus.readers import Source, read_paragraphs
-from plausibility.corpus.tables import write_json
 from plausibility.errors import DataFormatError
 from plausibility.triple import Triple
 

@@ -12,6 +12,8 @@ DatasetName = Literal["pep3k", "20q"]
 Split = Literal["valid", "test"]
 DATASETS: tuple[str, ...] = get_args(DatasetName)
 SPLITS: tuple[str, ...] = get_args(Split)
+# How reports and charts name each set.
+DATASET_TITLES = {"pep3k": "Pep-3k", "20q": "20Q"}
 
 
 @dataclass(frozen=True, slots=True)

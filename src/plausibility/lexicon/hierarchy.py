@@ -5,7 +5,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from plausibility.errors import PlausibilityError
-from plausibility.lexicon.table import ROOT, NounTable, load_table
+from plausibility.lexicon.noun_table import ROOT, NounTable, load_table
 
 
 class UnknownSynsetError(PlausibilityError):

@@ -84,7 +84,7 @@ def bundled_lexicon() -> TrainingLexicon:
     Searching an untrained scorer's abstractions (ConceptMax around it, explanations, consistency) keeps only
     the synsets a trained model would keep, so grids are the same size and the model rows stay comparable.
     """
-    from plausibility.corpus.tables import read_pair_nouns
+    from plausibility.corpus.artefacts import read_pair_nouns
     from plausibility.resources import data_dir
 
     nouns = read_pair_nouns(data_dir() / "training" / "pairs.parquet")

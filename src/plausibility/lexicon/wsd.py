@@ -9,7 +9,7 @@ import numpy as np
 
 from plausibility.errors import UnknownNameError
 from plausibility.lexicon.hierarchy import Hierarchy
-from plausibility.lexicon.table import pack_strings, save_arrays, unpack_strings
+from plausibility.lexicon.noun_table import pack_strings, save_arrays, unpack_strings
 from plausibility.resources import DEFAULT_ENCODER, cache_dir, load_encoder, load_wordnet
 from plausibility.triple import Triple
 

@@ -1,8 +1,8 @@
 """Minimal-pair suites: declarative suite files, comparison metrics, bootstrap intervals and reports."""
 
-from plausibility.minimal_pairs.config import SuiteConfig, available_suites, load_suite
 from plausibility.minimal_pairs.evaluate import ComparisonResult, SuiteResult
-from plausibility.minimal_pairs.suites import load_items, run_suite
+from plausibility.minimal_pairs.suite_config import SuiteConfig, available_suites, load_suite
+from plausibility.minimal_pairs.suite_runner import load_items, run_suite
 
 __all__ = [
     "ComparisonResult",

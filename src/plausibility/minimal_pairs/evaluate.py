@@ -6,11 +6,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from plausibility.errors import DataFormatError
-from plausibility.minimal_pairs.config import Comparison, SuiteConfig
 from plausibility.minimal_pairs.human import ALL, read_human_accuracy
 from plausibility.minimal_pairs.items import Item, Text
 from plausibility.minimal_pairs.registry import get_metric
 from plausibility.minimal_pairs.stats import bootstrap_ci
+from plausibility.minimal_pairs.suite_config import Comparison, SuiteConfig
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ import csv
 import numpy as np
 
 from plausibility.errors import DataFormatError
-from plausibility.minimal_pairs.config import HumanReference
+from plausibility.minimal_pairs.suite_config import HumanReference
 
 ALL = "all"  # the group key of figures over every item
 

@@ -5,8 +5,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from plausibility.errors import PlausibilityError
-from plausibility.minimal_pairs.config import ScoreKind
 from plausibility.minimal_pairs.items import Text
+from plausibility.minimal_pairs.suite_config import ScoreKind
 from plausibility.progress import progress_bar
 from plausibility.scoring.protocols import LanguageModelScorer
 

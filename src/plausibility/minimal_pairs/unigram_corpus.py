@@ -3,8 +3,8 @@
 from pathlib import Path
 
 from plausibility.atomic import atomic_write_text
-from plausibility.minimal_pairs.config import experiments, load_suite
-from plausibility.minimal_pairs.suites import load_items
+from plausibility.minimal_pairs.suite_config import experiments, load_suite
+from plausibility.minimal_pairs.suite_runner import load_items
 from plausibility.resources import cache_dir
 
 CORPUS_NAME = "minimal_pair_suites.txt"

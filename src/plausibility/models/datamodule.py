@@ -6,17 +6,15 @@ from pathlib import Path
 from typing import NamedTuple
 
 import lightning as L
-import pyarrow.parquet as pq
 import torch
 from torch.utils.data import DataLoader, Dataset
 
+from plausibility.corpus.artefacts import PAIR_COLUMNS, read_pairs
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.evaluation.datasets import DatasetName, load_plausibility_set
 from plausibility.models.resumable_loader import ResumableLoader, ResumableSampler
 from plausibility.resources import data_dir
 from plausibility.triple import Triple
-
-PAIR_COLUMNS = ("subject", "verb", "object", "negative_subject", "negative_verb", "negative_object")
 
 
 class PairBatch(NamedTuple):
@@ -117,11 +115,7 @@ class PairsDataModule(L.LightningDataModule):
     @cached_property
     def _columns(self) -> dict[str, list[str]]:
         path = resolve_data_path(self.pairs)
-        schema = pq.read_schema(path)
-        missing = [name for name in PAIR_COLUMNS if name not in schema.names]
-        if missing:
-            raise DataFormatError(f"{path}: missing columns {', '.join(missing)}; expected {', '.join(PAIR_COLUMNS)}")
-        table = pq.read_table(path, columns=list(PAIR_COLUMNS))
+        table = read_pairs(path)
         if table.num_rows == 0:
             raise DataFormatError(f"{path}: no pairs; the file is empty")
         return {name: table.column(name).to_pylist() for name in PAIR_COLUMNS}

@@ -56,18 +56,18 @@ def _check_accelerator(accelerator: object) -> None:
 
 
 class TrainingCLI(LightningCLI):
-    """LightningCLI that hands the training nouns from the data to the model once the data is built."""
+    """LightningCLI that hands the data's pairs file and training nouns to the model, so each is given once."""
 
     def add_arguments_to_parser(self, parser: LightningArgumentParser) -> None:
         parser.link_arguments("data.vocabulary", "model.vocabulary", apply_on="instantiate")
+        # GloVe+MLP gives the words of the training pairs trainable rows; nets without `pairs` are left alone.
+        parser.link_arguments("data.pairs", "model.net.init_args.pairs", apply_on="parse")
 
     def before_instantiate_classes(self) -> None:
         """Check what Lightning would find only after building the model, or report as a traceback."""
         config = self.config[self.subcommand] if self.subcommand else self.config
         _check_checkpoint(config.get("ckpt_path"))
         _check_pairs(config.data.pairs)
-        if net_pairs := (config.model.net.get("init_args") or {}).get("pairs"):  # GloveMlpNet reads them too
-            _check_pairs(net_pairs)
         _check_accelerator(config.trainer.accelerator)
         checkpoint_folders = place_in_run_folder(config.trainer)
         if self.subcommand == "fit" and config.get("ckpt_path") is None:

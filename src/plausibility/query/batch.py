@@ -9,7 +9,7 @@ import pandas as pd
 
 from plausibility.errors import DataFormatError
 from plausibility.progress import progress_bar
-from plausibility.query.tables import InvalidLine, TableWriter, read_triple_chunks
+from plausibility.query.triple_files import InvalidLine, TableWriter, read_triple_chunks
 from plausibility.scoring.protocols import TripleScorer
 from plausibility.triple import Triple
 

@@ -3,6 +3,7 @@
 from collections.abc import Sequence
 
 from plausibility.lexicon.hierarchy import Hierarchy
+from plausibility.scoring.protocols import TripleScorer
 from plausibility.triple import Triple
 
 
@@ -46,3 +47,16 @@ class CoverageFlags:
             ],
             "flags": [",".join(self.flags(triple)) for triple in triples],
         }
+
+
+def coverage_flags(scorer: TripleScorer) -> CoverageFlags:
+    """The flags for a scorer: WordNet as its grids' lexicon reads it, and its training nouns where it has them.
+
+    A scorer trained on pairs keeps its lexicon (ConceptMax: the wrapped scorer's); an untrained one has none,
+    so no word is flagged as unseen in training.
+    """
+    from plausibility.query.explain import grid_source
+
+    searched, lexicon = grid_source(scorer)
+    trained = getattr(searched, "lexicon", None)
+    return CoverageFlags(lexicon.hierarchy, getattr(trained, "vocabulary", None))

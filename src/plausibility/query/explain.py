@@ -37,6 +37,11 @@ def grid_source(scorer: TripleScorer) -> tuple[TripleScorer, TrainingLexicon]:
     return scorer, lexicon_of(scorer)
 
 
+def always_explains(scorer: TripleScorer) -> bool:
+    """Whether a scorer's answer is itself an explanation: ConceptMax scores an event by its arg-max abstraction."""
+    return isinstance(scorer, ConceptMax)
+
+
 def explain(scorer: TripleScorer, triples: Sequence[Triple], top: int = 3) -> list[Explanation]:
     """Score every abstraction of each event once (deduplicated across events) and rank them, input order."""
     inner, lexicon = grid_source(scorer)

@@ -33,14 +33,14 @@ def _triples(spec: ScorerSpec) -> Path:
 
 def _ngram(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
     from plausibility.baselines.ngram import BigramCounts, NgramScorer
-    from plausibility.corpus.tables import read_counts
+    from plausibility.corpus.artefacts import read_counts
 
     return NgramScorer(BigramCounts.from_triples(read_counts(_triples(spec))))
 
 
 def _resnik(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
     from plausibility.baselines.resnik import ResnikScorer, wordnet_sense_chains
-    from plausibility.corpus.tables import read_counts
+    from plausibility.corpus.artefacts import read_counts
 
     return ResnikScorer.fit(read_counts(_triples(spec)), wordnet_sense_chains())
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pyarrow.parquet as pq
 
+from plausibility.corpus.artefacts import PAIR_COLUMNS, read_pairs
 from plausibility.errors import DataFormatError, PlausibilityError
 from plausibility.scoring.concept_max import ConceptMax
 from plausibility.scoring.protocols import AbstractionScorer, TripleScorer
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from plausibility.lexicon.abstractions import Abstraction
 
 CALIBRATION_BINS = 10
-_PAIR_COLUMNS = ("subject", "verb", "object", "negative_subject", "negative_verb", "negative_object")
 
 
 @dataclass(frozen=True)
@@ -130,13 +129,10 @@ def calibration_slice(pairs: Path, size: int, seed: int = 0) -> tuple[list[Tripl
     """A seeded sample of `size` training pairs: attested events (label 1), then their pseudo-negatives (label 0)."""
     if size < 1:
         raise PlausibilityError(f"calibration needs at least one pair (got {size})")
-    try:
-        table = pq.read_table(pairs, columns=list(_PAIR_COLUMNS))
-    except (OSError, ValueError, KeyError) as error:
-        raise DataFormatError(f"{pairs}: not a pairs table with {', '.join(_PAIR_COLUMNS)} ({error})") from error
+    table = read_pairs(pairs)
     rows = np.random.default_rng(seed).choice(table.num_rows, size=min(size, table.num_rows), replace=False)
     rows.sort()
-    c = {name: table.column(name).take(rows).to_pylist() for name in _PAIR_COLUMNS}
+    c = {name: table.column(name).take(rows).to_pylist() for name in PAIR_COLUMNS}
     attested = [Triple(*words) for words in zip(c["subject"], c["verb"], c["object"], strict=True)]
     negatives = [Triple(*w) for w in zip(c["negative_subject"], c["negative_verb"], c["negative_object"], strict=True)]
     description = f"{len(rows)} of the {table.num_rows} pairs of {pairs.name}, drawn by numpy default_rng({seed})"

@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 from plausibility.errors import DataFormatError, ResourceMissingError
-from plausibility.query.tables import InvalidLine, TableWriter, read_triple_chunks
+from plausibility.query.triple_files import InvalidLine, TableWriter, read_triple_chunks
 
 
 def _read_all(path: Path, chunk_size: int = 2) -> tuple[pd.DataFrame, list[InvalidLine]]:

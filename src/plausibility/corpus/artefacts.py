@@ -15,6 +15,8 @@ from plausibility.triple import Triple
 
 TRIPLE_COLUMNS = ("subject", "verb", "object")
 NEGATIVE_COLUMNS = ("negative_subject", "negative_verb", "negative_object")
+# A pairs file: the attested event's columns, then its pseudo-negative's.
+PAIR_COLUMNS = (*TRIPLE_COLUMNS, *NEGATIVE_COLUMNS)
 TSV_COLUMNS = ("subject", "verb", "object", "count")
 
 
@@ -93,13 +95,29 @@ def write_pairs(path: Path, events: Sequence[Triple], negatives: Sequence[Triple
     _write_table(path, pa.table({name: pa.array(values, pa.string()) for name, values in columns.items()}))
 
 
-def read_pair_nouns(path: Path) -> list[str]:
-    """Every noun of a pairs file (subjects and objects, attested and negative), sorted."""
-    columns = ["subject", "object", "negative_subject", "negative_object"]
+def read_pairs(path: Path) -> pa.Table:
+    """The six columns of a pairs file (as `write_pairs` writes them), checked, in `PAIR_COLUMNS` order.
+
+    Every reader of pairs goes through here: the data module, GloVe+MLP's vocabulary, calibration and the
+    bundled lexicon.
+    """
     if not path.is_file():
         raise ResourceMissingError(f"{path}: no such pairs file; build it with `plausibility negatives`")
     try:
-        table = pq.read_table(path, columns=columns)
-    except (pa.ArrowInvalid, KeyError) as error:
-        raise DataFormatError(f"{path}: not a pairs file with columns {', '.join(columns)} ({error})") from error
-    return sorted({noun for name in columns for noun in table.column(name).to_pylist()})
+        names = pq.read_schema(path).names
+    except (pa.ArrowInvalid, OSError) as error:
+        raise DataFormatError(
+            f"{path}: not a pairs table with {', '.join(PAIR_COLUMNS)} ({str(error).splitlines()[0]}); "
+            "build it with `plausibility negatives`"
+        ) from error
+    missing = [name for name in PAIR_COLUMNS if name not in names]
+    if missing:
+        raise DataFormatError(f"{path}: missing columns {', '.join(missing)}; expected {', '.join(PAIR_COLUMNS)}")
+    return pq.read_table(path, columns=list(PAIR_COLUMNS))
+
+
+def read_pair_nouns(path: Path) -> list[str]:
+    """Every noun of a pairs file (subjects and objects, attested and negative), sorted."""
+    table = read_pairs(path)
+    columns = ("subject", "object", "negative_subject", "negative_object")
+    return sorted({noun for name in columns for noun in table.column(name).unique().to_pylist()})

@@ -15,7 +15,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from plausibility.atomic import atomic_path
-from plausibility.corpus.tables import TRIPLE_COLUMNS
+from plausibility.corpus.artefacts import TRIPLE_COLUMNS
 from plausibility.errors import DataFormatError, ResourceMissingError
 
 TableFormat = Literal["tsv", "csv", "jsonl", "parquet"]

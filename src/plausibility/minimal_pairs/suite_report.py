@@ -213,7 +213,7 @@ def results_table(result: SuiteResult, per_group: bool = False) -> Table:
     return table
 
 
-def write_report(
+def write_suite_report(
     result: SuiteResult,
     resolved: Mapping[str, object],
     provenance: Mapping[str, object],

@@ -9,28 +9,29 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 from plausibility.cli import main
-from plausibility.corpus.tables import write_triples
+from plausibility.cli.report import parse_model
+from plausibility.corpus.artefacts import write_triples
 from plausibility.errors import PlausibilityError
 from plausibility.evaluation.datasets import load_plausibility_set
 from plausibility.evaluation.intervals import AucInterval, auc_interval, rank_auc
-from plausibility.evaluation.report import (
-    THESIS,
+from plausibility.evaluation.results import (
     ConsistencyFigures,
     ModelRequest,
     ModelResult,
     Report,
     ReportSettings,
-    SavedResults,
-    auc_markdown,
     build_report,
-    consistency_markdown,
     consistency_sample,
     evaluate_scorer,
-    parse_model,
-    thesis_figures,
-    write_report,
 )
-from plausibility.evaluation.report_plot import chart_values
+from plausibility.evaluation.results_report import (
+    auc_markdown,
+    chart_values,
+    consistency_markdown,
+    write_results_report,
+)
+from plausibility.evaluation.saved_results import SavedResults
+from plausibility.evaluation.thesis import THESIS, thesis_figures
 from plausibility.scorers import load_scorer
 from plausibility.triple import Triple
 
@@ -174,7 +175,7 @@ def test_build_report_skips_optional_models_that_do_not_load_and_writes_every_fi
         build_report(optional, [], settings, load_scorer, consistency=False)
 
     full = Report([result("ngram"), result("resnik")], settings, {"zero-shot": "not installed"})
-    paths = write_report(full, [ModelRequest("ngram", "ngram")], tmp_path / "out")
+    paths = write_results_report(full, [ModelRequest("ngram", "ngram")], tmp_path / "out")
     assert sorted(path.name for path in (tmp_path / "out").iterdir()) == [
         "auc.png",
         "config.yaml",

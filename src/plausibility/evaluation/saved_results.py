@@ -1,0 +1,66 @@
+"""Each model's row of a report, saved as soon as it is measured, so that a stopped report resumes."""
+
+import json
+import re
+from dataclasses import asdict
+from pathlib import Path
+
+from plausibility.atomic import atomic_write_text
+from plausibility.evaluation.intervals import AucInterval
+from plausibility.evaluation.results import ConsistencyFigures, ModelRequest, ModelResult
+
+
+class SavedResults:
+    """Each model's row, written to a folder as soon as it is measured, so that a stopped report resumes.
+
+    A row is read back only when it was measured from the same SPEC under the same conditions (settings,
+    and whether consistency was measured), and from the same file (size and modification time) where the
+    SPEC names one: a retrained checkpoint is evaluated again.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def load(self, request: ModelRequest, conditions: dict) -> ModelResult | None:
+        path = self._path(request)
+        if not path.is_file():
+            return None
+        try:
+            saved = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            return None  # unreadable: measured again and overwritten
+        if saved.get("key") != self._key(request, conditions):
+            return None
+        row = saved["result"]
+        try:
+            return ModelResult(
+                row["label"],
+                row["spec"],
+                row["probability_mapping"],
+                {
+                    dataset: {split: AucInterval(**v) for split, v in halves.items()}
+                    for dataset, halves in row["auc"].items()
+                },
+                {dataset: ConsistencyFigures(**v) for dataset, v in row["consistency"].items()},
+            )
+        except (KeyError, TypeError):
+            return None  # written by an older layout: measured again and overwritten
+
+    def save(self, request: ModelRequest, conditions: dict, result: ModelResult) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        document = {"key": self._key(request, conditions), "result": asdict(result)}
+        atomic_write_text(self._path(request), json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+
+    def _path(self, request: ModelRequest) -> Path:
+        return self.folder / (re.sub(r"[^A-Za-z0-9._-]+", "_", request.label) + ".json")
+
+    @staticmethod
+    def _key(request: ModelRequest, conditions: dict) -> dict:
+        named = Path(request.spec.rpartition(":")[2])  # the checkpoint or triples file a SPEC ends with, if any
+        stat = named.stat() if named.is_file() else None
+        return {
+            "label": request.label,
+            "spec": request.spec,
+            **conditions,
+            "file": [str(named), stat.st_size, stat.st_mtime_ns] if stat else None,
+        }
