@@ -41,8 +41,9 @@ def _imports(tree: ast.AST, module: str, is_package: bool) -> set[str]:
             if node.level:  # relative: resolved against the importing module's package
                 package = module.split(".") if is_package else module.split(".")[:-1]
                 base = ".".join(package[: len(package) - node.level + 1] + ([base] if base else []))
-            found.add(base)
-            found.update(f"{base}.{alias.name}" for alias in node.names)
+            # `from package import name` reaches the submodule `package.name` when there is one, else the package:
+            # both are kept here, and `import_graph` drops the package where every name is a submodule.
+            found.add(f"{base}:" + ",".join(alias.name for alias in node.names))
         stack.extend(ast.iter_child_nodes(node))
     return found
 
@@ -53,8 +54,13 @@ def import_graph(root: Path, package: str) -> dict[str, set[str]]:
     graph = {}
     for module, path in files.items():
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        reached = _imports(tree, module, path.name == "__init__.py")
-        # `from package import name` reaches the submodule `package.name` when there is one, else the package.
+        reached = set()
+        for name in _imports(tree, module, path.name == "__init__.py"):
+            base, colon, names = name.partition(":")
+            submodules = {f"{base}.{alias}" for alias in names.split(",")} if colon else set()
+            reached |= submodules & files.keys()
+            if not colon or submodules - files.keys():  # some name is not a submodule: it is the package's
+                reached.add(base)
         graph[module] = {name for name in reached if name in files and name != module}
     return graph
 
