@@ -20,16 +20,22 @@ def _fit(backbone: str, fixtures: Path, *extra: str) -> int:
     ])  # fmt: skip
 
 
+@pytest.fixture()
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh working folder the run folder `runs/mine` is made in."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
 def _files(root: Path) -> list[str]:
     return sorted(path.relative_to(root).as_posix() for path in root.rglob("*") if path.is_file())
 
 
 def test_default_root_dir_holds_every_file_of_the_run_and_its_resolved_config(
-    roberta_backbone: str, fixtures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    roberta_backbone: str, fixtures: Path, workdir: Path
 ) -> None:
-    monkeypatch.chdir(tmp_path)
     assert _fit(roberta_backbone, fixtures, "--trainer.max_steps=2") == 0
-    files = _files(tmp_path)
+    files = _files(workdir)
     events = [name for name in files if name.startswith("runs/mine/tensorboard/version_0/events.out.tfevents.")]
     assert len(events) == 1
     assert files == sorted([
@@ -37,20 +43,15 @@ def test_default_root_dir_holds_every_file_of_the_run_and_its_resolved_config(
         "runs/mine/logs/version_0/config.yaml", "runs/mine/logs/version_0/hparams.yaml",
         "runs/mine/logs/version_0/metrics.csv", "runs/mine/tensorboard/version_0/hparams.yaml", *events,
     ])  # fmt: skip
-    config = (tmp_path / "runs/mine/logs/version_0/config.yaml").read_text()
+    config = (workdir / "runs/mine/logs/version_0/config.yaml").read_text()
     assert "default_root_dir: runs/mine\n" in config and "dirpath: runs/mine/checkpoints\n" in config
 
 
 def test_a_second_run_into_the_folder_is_refused_and_resuming_it_continues(
-    roberta_backbone: str,
-    fixtures: Path,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    roberta_backbone: str, fixtures: Path, workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.chdir(tmp_path)
     assert _fit(roberta_backbone, fixtures, "--trainer.max_steps=2") == 0
-    before = _files(tmp_path)
+    before = _files(workdir)
     capsys.readouterr()
     assert _fit(roberta_backbone, fixtures, "--trainer.max_steps=2") == 1
     assert capsys.readouterr().err.splitlines()[-1] == (
@@ -58,11 +59,11 @@ def test_a_second_run_into_the_folder_is_refused_and_resuming_it_continues(
         "(runs/mine/checkpoints/last.ckpt); give a new folder, or resume that run with --ckpt_path "
         "runs/mine/checkpoints/last.ckpt"
     )
-    assert _files(tmp_path) == before
+    assert _files(workdir) == before
     last = "runs/mine/checkpoints/last.ckpt"
     assert _fit(roberta_backbone, fixtures, "--trainer.max_steps=4", f"--ckpt_path={last}") == 0
-    assert torch.load(tmp_path / last, map_location="cpu", weights_only=False)["global_step"] == 4
-    assert (tmp_path / "runs/mine/logs/version_1/config.yaml").is_file()  # the resumed part logs beside, versioned
+    assert torch.load(workdir / last, map_location="cpu", weights_only=False)["global_step"] == 4
+    assert (workdir / "runs/mine/logs/version_1/config.yaml").is_file()  # the resumed part logs beside, versioned
 
 
 def test_a_shipped_config_is_found_by_name() -> None:
@@ -81,13 +82,8 @@ def test_an_unknown_config_name_lists_the_shipped_ones() -> None:
 
 
 def test_a_quiet_fit_prints_nothing(
-    roberta_backbone: str,
-    fixtures: Path,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    roberta_backbone: str, fixtures: Path, workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.chdir(tmp_path)
     assert _fit(roberta_backbone, fixtures, "--trainer.max_steps=2", "-q") == 0
     assert capsys.readouterr() == ("", "")
-    assert (tmp_path / "runs/mine/checkpoints/last.ckpt").is_file()
+    assert (workdir / "runs/mine/checkpoints/last.ckpt").is_file()
