@@ -1,0 +1,23 @@
+"""What `plausibility report` measures without --model: the baselines, the shipped models, the installed opt-in LMs."""
+
+from pathlib import Path
+
+import pytest
+
+from plausibility import resources
+from plausibility.cli.report import default_models
+
+
+def test_a_report_without_models_adds_the_shipped_folders_and_the_opt_in_lms(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PLAUSIBILITY_DATA", str(tmp_path))
+    monkeypatch.setattr(resources, "installed_opt_in_lms", lambda: [])
+    assert [request.spec for request in default_models()] == ["ngram", "resnik", "zero-shot"]
+    (tmp_path / "models" / "conceptmax").mkdir(parents=True)
+    (tmp_path / "models" / "conceptmax" / "model.safetensors").write_bytes(b"")
+    (tmp_path / "models" / "roberta").mkdir()  # no weights: not a model folder, so not measured
+    monkeypatch.setattr(resources, "installed_opt_in_lms", lambda: ["gemma-3-270m"])
+    assert [request.spec for request in default_models()] == [
+        "ngram", "resnik", "zero-shot", "zero-shot:gemma-3-270m", "conceptmax"
+    ]
