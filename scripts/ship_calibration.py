@@ -22,8 +22,7 @@ def main() -> None:
     pairs = data_dir() / "training" / "pairs.parquet"
     for spec in args.specs:
         started = time.monotonic()
-        scorer = load_scorer(spec)
-        own = getattr(scorer, "scorer", scorer)  # the scorer inside its calibration, for the ECE before it
+        own = load_scorer(f"uncalibrated:{spec}")  # its own probabilities, for the ECE before calibration
         calibration = fit_calibration(own, pairs, DEFAULT_CALIBRATION_PAIRS)
         target = bundled_calibration_path(spec)
         target.parent.mkdir(parents=True, exist_ok=True)

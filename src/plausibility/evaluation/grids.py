@@ -133,7 +133,7 @@ def measure_consistency(
     """
     lexicon = lexicon or lexicon_of(scorer)
     if isinstance(scorer, ConceptMax) and scorer.lexicon != lexicon:
-        scorer = ConceptMax(scorer.scorer, lexicon, scorer.deduplicate, scorer.memory)
+        scorer = scorer.rebuilt(lexicon=lexicon)
     grids = lexicon.abstractor.grids(events)
     scored, n_unique = score_grids(scorer, grids, batch_size=batch_size, progress=progress)
     windows = np.concatenate([np.zeros((0, 3)), *(grid.windows for grid in scored)])

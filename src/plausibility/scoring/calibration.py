@@ -209,7 +209,7 @@ def calibrate(scorer: TripleScorer, calibration: Calibration | Callable[[], Cali
     probability as calibrating its maximum, and explanations and grids still find ConceptMax.
     """
     if isinstance(scorer, ConceptMax):
-        return ConceptMax(calibrate(scorer.scorer, calibration), scorer.lexicon, scorer.deduplicate, scorer.memory)
+        return scorer.rebuilt(scorer=calibrate(scorer.scorer, calibration))
     kind = CalibratedAbstractionScorer if isinstance(scorer, AbstractionScorer) else CalibratedScorer
     return kind(scorer, calibration)
 
@@ -222,7 +222,7 @@ def is_calibrated(scorer: TripleScorer) -> bool:
 def uncalibrated(scorer: TripleScorer) -> TripleScorer:
     """`scorer` with its own map of scores to probabilities: a calibration around it (or in ConceptMax) removed."""
     if isinstance(scorer, ConceptMax):
-        return ConceptMax(uncalibrated(scorer.scorer), scorer.lexicon, scorer.deduplicate, scorer.memory)
+        return scorer.rebuilt(scorer=uncalibrated(scorer.scorer))
     return scorer.scorer if isinstance(scorer, CalibratedScorer) else scorer
 
 

@@ -62,6 +62,15 @@ class ConceptMax:
         self.memory = memory
         self._known: dict[Hashable, float] = {}
 
+    def rebuilt(self, scorer: TripleScorer | None = None, lexicon: "TrainingLexicon | None" = None) -> "ConceptMax":
+        """A ConceptMax like this one around another scorer or over another lexicon (its memory starts empty)."""
+        return ConceptMax(
+            self.scorer if scorer is None else scorer,
+            self.lexicon if lexicon is None else lexicon,
+            self.deduplicate,
+            self.memory,
+        )
+
     @property
     def probability_mapping(self) -> str:
         # A maximum commutes with the wrapped scorer's monotone map.
