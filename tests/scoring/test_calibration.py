@@ -196,3 +196,22 @@ def test_a_scorer_worse_than_chance_keeps_its_own_probabilities(caplog: pytest.L
         wrapped.probability_mapping,
     )
     assert "its own probabilities are kept" in caplog.text
+
+
+def test_a_rebuilt_training_set_is_fitted_afresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from plausibility.resources import data_dir
+    from plausibility.scorers import load_scorer
+
+    data = tmp_path / "data"
+    (data / "training").mkdir(parents=True)
+    (data / "PROVENANCE.md").write_text("copy\n")
+    (data / "training" / "triples.parquet").write_bytes((data_dir() / "training" / "triples.parquet").read_bytes())
+    pairs = pd.read_parquet(PAIRS)
+    pairs.to_parquet(data / "training" / "pairs.parquet")
+    monkeypatch.setenv("PLAUSIBILITY_DATA", str(data))
+    monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path / "cache"))
+    first = load_scorer("ngram").calibration
+    pairs.iloc[: len(pairs) // 2].to_parquet(data / "training" / "pairs.parquet")  # the set rebuilt, smaller
+    second = load_scorer("ngram").calibration
+    assert len(list((tmp_path / "cache" / "calibration").iterdir())) == 2
+    assert first.slice != second.slice

@@ -241,8 +241,8 @@ def calibration_for(spec: str, scorer: TripleScorer) -> Calibration:
     """The Platt calibration of SPEC's scorer: shipped with the package, cached from an earlier fit, or fitted now.
 
     A fit is cached under the cache folder, keyed by the SPEC (and, for a SPEC that is a file or folder,
-    its size and modification time, so a retrained checkpoint is calibrated afresh) and by the pairs it
-    was fitted on. A model trained on the bundled pairs has seen part of the slice; an exported folder's
+    its size and modification time, so a retrained checkpoint is calibrated afresh) and by the pairs file
+    it was fitted on, with its size and modification time (a rebuilt training set is fitted afresh). A model trained on the bundled pairs has seen part of the slice; an exported folder's
     own calibration says how much.
     """
     import hashlib
@@ -253,9 +253,8 @@ def calibration_for(spec: str, scorer: TripleScorer) -> Calibration:
     if bundled.is_file():
         return Calibration.load(bundled)
     pairs = data_dir() / "training" / "pairs.parquet"
-    path = Path(spec)
-    stamp = [path.stat().st_size, path.stat().st_mtime_ns] if path.exists() else []
-    key = json.dumps([spec, *stamp, str(pairs), DEFAULT_CALIBRATION_PAIRS])
+    stamps = [[p.stat().st_size, p.stat().st_mtime_ns] for p in (Path(spec), pairs) if p.exists()]
+    key = json.dumps([spec, *stamps, str(pairs), DEFAULT_CALIBRATION_PAIRS])
     cached = cache_dir() / "calibration" / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.json"
     if cached.is_file():
         return Calibration.load(cached)
