@@ -10,7 +10,7 @@ from plausibility.corpus.artefacts import read_counts
 from plausibility.errors import PlausibilityError
 from plausibility.scorers import load_scorer
 from plausibility.scorers.spec import parse_spec
-from plausibility.scoring.calibration import Calibration, CalibratedScorer
+from plausibility.scoring.calibration import CalibratedScorer, Calibration
 from plausibility.scoring.ensemble import EnsembleScorer
 from plausibility.triple import Triple
 

@@ -24,7 +24,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "evaluate",
         help="AUC of a model on the valid and test halves of Pep-3k and 20Q",
         description="Score every event of Pep-3k and 20Q with a model SPEC, print the AUC table and write "
-        "OUTPUT/metrics.json. A SPEC is a checkpoint path, a baseline name, conceptmax:<SPEC> or ensemble:<SPEC>+<SPEC>.",
+        "OUTPUT/metrics.json. A SPEC is a checkpoint path, a baseline name, conceptmax:<SPEC> or "
+        "ensemble:<SPEC>+<SPEC>.",
         epilog="Example: plausibility evaluate --model runs/roberta/checkpoints/last.ckpt --output runs/roberta/eval",
     )
     parser.add_argument(
