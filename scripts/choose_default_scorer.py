@@ -1,11 +1,12 @@
 """Measure the default-scorer candidates on the valid halves and record the choice in `data/models/default.json`.
 
-The candidates are the zero-shot LM and every model folder shipped under `data/models/`. A folder's valid
-AUCs are read from its `evaluation.json` (measured by `plausibility export` on the exported weights); the
-zero-shot LM is scored here. The candidate with the highest mean valid AUC over Pep-3k and 20Q becomes what
+The candidates are the zero-shot LM, every model folder shipped under `data/models/`, and any SPEC given with
+`--candidate` (an ensemble of shipped parts, say). A folder's valid AUCs are read from its `evaluation.json`
+(measured by `plausibility export` on the exported weights); the zero-shot LM and the extra candidates are
+scored here. The candidate with the highest mean valid AUC over Pep-3k and 20Q becomes what
 `load_scorer()` and `plausibility score` use when no SPEC is given. Test halves are never looked at.
 
-    python scripts/choose_default_scorer.py
+    python scripts/choose_default_scorer.py [--candidate ensemble:conceptmax+zero-shot]
 """
 
 import argparse
@@ -35,9 +36,12 @@ def shipped_figures() -> dict[str, dict[str, float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", type=Path, help="where to write the choice (default: data/models/default.json)")
+    parser.add_argument("--candidate", action="append", default=[], metavar="SPEC", help="another SPEC to measure")
     args = parser.parse_args()
-    scorer = load_scorer(FALLBACK_SCORER)
-    valid = {FALLBACK_SCORER: {half.dataset: half.auc for half in evaluate_auc(scorer, DATASETS, ("valid",))}}
+    valid = {}
+    for spec in [FALLBACK_SCORER, *args.candidate]:
+        scorer = load_scorer(spec)
+        valid[spec] = {half.dataset: half.auc for half in evaluate_auc(scorer, DATASETS, ("valid",))}
     valid.update(shipped_figures())
     means = {spec: sum(auc.values()) / len(auc) for spec, auc in valid.items()}
     chosen = max(means, key=lambda spec: (means[spec], spec == FALLBACK_SCORER))

@@ -21,7 +21,12 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "otherwise. Writes OUTPUT/consistency.json and heatmaps of the most and least consistent events.",
         epilog="Example: plausibility consistency --model ngram --dataset pep3k --split test --output runs/ngram",
     )
-    parser.add_argument("--model", required=True, metavar="SPEC", help="checkpoint path, baseline, conceptmax:<SPEC>")
+    parser.add_argument(
+        "--model",
+        required=True,
+        metavar="SPEC",
+        help="checkpoint path, baseline, conceptmax:<SPEC>, ensemble:<SPEC>+<SPEC>",
+    )
     parser.add_argument("--dataset", required=True, choices=DATASETS)
     parser.add_argument("--split", required=True, choices=SPLITS)
     parser.add_argument("--wsd", choices=WSD_METHODS, help="sense choice (default: the model's own, else mfs)")

@@ -24,10 +24,16 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "evaluate",
         help="AUC of a model on the valid and test halves of Pep-3k and 20Q",
         description="Score every event of Pep-3k and 20Q with a model SPEC, print the AUC table and write "
-        "OUTPUT/metrics.json. A SPEC is a checkpoint path, a baseline name, or conceptmax:<SPEC>.",
+        "OUTPUT/metrics.json. A SPEC is a checkpoint path, a baseline name, conceptmax:<SPEC> or "
+        "ensemble:<SPEC>+<SPEC>.",
         epilog="Example: plausibility evaluate --model runs/roberta/checkpoints/last.ckpt --output runs/roberta/eval",
     )
-    parser.add_argument("--model", required=True, metavar="SPEC", help="checkpoint path, baseline, conceptmax:<SPEC>")
+    parser.add_argument(
+        "--model",
+        required=True,
+        metavar="SPEC",
+        help="checkpoint path, baseline, conceptmax:<SPEC>, ensemble:<SPEC>+<SPEC>",
+    )
     parser.add_argument("--output", required=True, type=Path, metavar="DIR", help="folder for metrics.json")
     parser.add_argument(
         "--datasets", type=_choices("dataset", DATASETS), default=list(DATASETS), help="comma-separated subset"

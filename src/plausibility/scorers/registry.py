@@ -104,11 +104,19 @@ def build_scorer(spec: ScorerSpec, options: LoadOptions, calibrated: bool = True
 
     `conceptmax:` wraps the inner scorer, over its training lexicon (else the bundled one); the maximum of
     calibrated probabilities is the calibrated probability of the maximum, so calibrating inside is enough.
+    `ensemble:` averages its members' calibrated log-odds and is calibrated again as a whole (`uncalibrated:`
+    keeps the mean's own sigmoid); its members are always calibrated, since their scales must agree.
     """
     from plausibility.scoring import calibration
 
     if spec.kind == "uncalibrated":
         return build_scorer(spec.inner, options, calibrated=False)  # type: ignore[arg-type]
+    if spec.kind == "ensemble":
+        from plausibility.scoring.ensemble import EnsembleScorer
+
+        members = [build_scorer(member, options) for member in spec.members]
+        scorer = EnsembleScorer(members, [str(member) for member in spec.members])
+        return calibration.calibrated(str(spec), scorer) if calibrated else calibration.uncalibrated(scorer)
     if spec.kind == "conceptmax":
         from plausibility.lexicon.training_lexicon import lexicon_of
         from plausibility.scoring.concept_max import ConceptMax

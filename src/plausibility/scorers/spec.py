@@ -2,6 +2,8 @@
 
 The forms, tried in this order:
 
+- `ensemble:<SPEC>+<SPEC>[+...]`: the mean calibrated log-odds of the scorers named (split on `+` first, so
+  `ensemble:conceptmax:zero-shot+roberta` has two members);
 - `conceptmax:<SPEC>`, `uncalibrated:<SPEC>`: a wrapper around the scorer the inner SPEC names (every other
   scorer's probabilities are Platt-calibrated; `uncalibrated:` keeps the scorer's own map of its scores);
 - `roberta`, `conceptmax`: the model folder shipped under `data/models/<name>`;
@@ -20,7 +22,16 @@ from typing import Literal
 from plausibility.errors import PlausibilityError, ResourceMissingError, UnknownNameError
 
 ScorerKind = Literal[
-    "ngram", "resnik", "zero-shot", "glove-mlp", "checkpoint", "folder", "shipped", "conceptmax", "uncalibrated"
+    "ngram",
+    "resnik",
+    "zero-shot",
+    "glove-mlp",
+    "checkpoint",
+    "folder",
+    "shipped",
+    "conceptmax",
+    "uncalibrated",
+    "ensemble",
 ]
 # Names that take an argument after the first colon; `conceptmax` and `uncalibrated` take a whole SPEC.
 NAMED = ("ngram", "resnik", "zero-shot", "glove-mlp")
@@ -36,6 +47,7 @@ ZERO_SHOT_VARIANTS = ("raw", "pmi", "masked")
 FORMS = (
     "conceptmax",
     "conceptmax:<SPEC>",
+    "ensemble:<SPEC>+<SPEC>",
     "glove-mlp:<path>.ckpt",
     "ngram[:<triples>]",
     "resnik[:<triples>]",
@@ -58,15 +70,19 @@ class ScorerSpec:
         source: the file, folder, LM or shipped name the scorer is built from (None: the scorer's default).
         variant: the zero-shot formula (`raw`, `pmi`, `masked`); None picks it from the LM's kind.
         inner: the SPEC a `conceptmax` or `uncalibrated` wrapper wraps.
+        members: the SPECs an `ensemble` averages, in order.
     """
 
     kind: ScorerKind
     source: str | None = None
     variant: str | None = None
     inner: "ScorerSpec | None" = None
+    members: tuple["ScorerSpec", ...] = ()
 
     def __str__(self) -> str:
         """The SPEC as a string that parses back to this one."""
+        if self.members:
+            return "ensemble:" + "+".join(str(member) for member in self.members)
         if self.inner is not None:
             return f"{self.kind}:{self.inner}"
         if self.kind in ("checkpoint", "folder", "shipped"):
@@ -95,6 +111,11 @@ def parse_spec(text: str) -> ScorerSpec:
     if not spec:
         raise PlausibilityError("empty model SPEC; give one, e.g. zero-shot or ngram")
     name, colon, argument = spec.partition(":")
+    if name == "ensemble":
+        parts = [part for part in argument.split("+") if part.strip()]
+        if len(parts) < 2:
+            raise PlausibilityError("ensemble needs two or more scorers joined by +, e.g. ensemble:roberta+zero-shot")
+        return ScorerSpec("ensemble", members=tuple(parse_spec(part) for part in parts))
     if name in WRAPPERS and colon:
         if not argument.strip():
             raise PlausibilityError(_WRAPPER_NEEDS[name])

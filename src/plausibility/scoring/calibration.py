@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+from scipy.special import expit
 
 from plausibility.corpus.artefacts import PAIR_COLUMNS, read_pairs
 from plausibility.errors import DataFormatError, PlausibilityError
@@ -48,7 +49,7 @@ class Calibration:
 
     def probability(self, scores: np.ndarray) -> np.ndarray:
         logits = self.slope * np.asarray(scores, dtype=np.float64) + self.intercept
-        return 1.0 / (1.0 + np.exp(-logits))
+        return expit(logits)
 
     @property
     def crossing(self) -> float:

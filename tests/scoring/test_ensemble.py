@@ -1,0 +1,74 @@
+"""`ensemble:`: the mean of its members' calibrated log-odds, built from a SPEC, with clear errors."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from plausibility.baselines.ngram import BigramCounts, NgramScorer
+from plausibility.corpus.artefacts import read_counts
+from plausibility.errors import PlausibilityError
+from plausibility.scorers import load_scorer
+from plausibility.scorers.spec import parse_spec
+from plausibility.scoring.calibration import CalibratedScorer, Calibration
+from plausibility.scoring.ensemble import EnsembleScorer
+from plausibility.triple import Triple
+
+EVENTS = [Triple("dog", "chase", "cat"), Triple("person", "eat", "apple"), Triple("stone", "eat", "air")]
+
+
+def _calibration(slope: float, intercept: float) -> Calibration:
+    return Calibration(slope, intercept, n=2, slice="by hand", ece_before=0.0, ece_after=0.0)
+
+
+def test_the_score_is_the_mean_of_the_members_log_odds(fixtures: Path) -> None:
+    ngram = NgramScorer(BigramCounts.from_triples(read_counts(fixtures / "ngram_triples.tsv")))
+    steep, shallow = _calibration(2.0, 1.0), _calibration(0.5, -3.0)
+    ensemble = EnsembleScorer([CalibratedScorer(ngram, steep), CalibratedScorer(ngram, shallow)], ["a", "b"])
+
+    own = ngram.score(EVENTS)
+    expected = ((2.0 * own + 1.0) + (0.5 * own - 3.0)) / 2
+    np.testing.assert_allclose(ensemble.score(EVENTS), expected, rtol=1e-9)
+    np.testing.assert_allclose(ensemble.to_probability(ensemble.score(EVENTS)), 1 / (1 + np.exp(-expected)))
+    assert ensemble.probability_mapping == "sigmoid of the mean calibrated log-odds of a, b"
+
+
+def test_a_saturated_member_gives_finite_scores(fixtures: Path) -> None:
+    ngram = NgramScorer(BigramCounts.from_triples(read_counts(fixtures / "ngram_triples.tsv")))
+    certain = CalibratedScorer(ngram, _calibration(1e6, 1e6))
+    ensemble = EnsembleScorer([certain, CalibratedScorer(ngram, _calibration(1.0, 0.0))], ["a", "b"])
+    assert np.isfinite(ensemble.score(EVENTS)).all()
+
+
+def test_a_spec_builds_every_member_calibrated_and_prints_back(
+    fixtures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path / "cache"))
+    triples = fixtures / "ngram_triples.tsv"
+    text = f"ensemble:ngram:{triples}+resnik:{triples}"
+    assert str(parse_spec(text)) == text
+    assert [member.kind for member in parse_spec(text).members] == ["ngram", "resnik"]
+
+    scorer = load_scorer(text)
+    assert isinstance(scorer, CalibratedScorer) and isinstance(scorer.scorer, EnsembleScorer)
+    assert all(isinstance(member, CalibratedScorer) for member in scorer.members)
+    # the ensemble's own map is fitted too, and ranks as its mean log-odds do
+    assert (
+        0 <= scorer.to_probability(scorer.score(EVENTS)).min() <= scorer.to_probability(scorer.score(EVENTS)).max() <= 1
+    )
+    raw = load_scorer(f"uncalibrated:{text}")
+    assert isinstance(raw, EnsembleScorer)
+    np.testing.assert_allclose(raw.score(EVENTS), scorer.score(EVENTS))
+
+
+def test_a_conceptmax_member_wraps_only_its_own_part(fixtures: Path) -> None:
+    triples = fixtures / "ngram_triples.tsv"
+    members = parse_spec(f"ensemble:conceptmax:ngram:{triples}+ngram:{triples}").members
+    assert [member.kind for member in members] == ["conceptmax", "ngram"]
+    assert members[0].inner.kind == "ngram"
+
+
+@pytest.mark.parametrize("text", ["ensemble", "ensemble:", "ensemble:ngram", "ensemble:ngram+"])
+def test_fewer_than_two_members_is_a_one_line_error(text: str) -> None:
+    with pytest.raises(PlausibilityError, match=r"^ensemble needs two or more scorers joined by \+"):
+        parse_spec(text)
