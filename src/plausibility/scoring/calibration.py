@@ -243,8 +243,8 @@ def calibration_for(spec: str, scorer: TripleScorer) -> Calibration:
 
     A fit is cached under the cache folder, keyed by the SPEC (and, for a SPEC that is a file or folder,
     its size and modification time, so a retrained checkpoint is calibrated afresh) and by the pairs file
-    it was fitted on, with its size and modification time (a rebuilt training set is fitted afresh). A model trained on the bundled pairs has seen part of the slice; an exported folder's
-    own calibration says how much.
+    it was fitted on, with its size and modification time (a rebuilt training set is fitted afresh). A model
+    trained on the bundled pairs has seen part of the slice; an exported folder's own calibration says how much.
     """
     import hashlib
 
