@@ -15,6 +15,7 @@ from plausibility.cli import main
 from plausibility.corpus.artefacts import PAIR_COLUMNS
 from plausibility.errors import DataFormatError, PlausibilityError, ResourceMissingError
 from plausibility.evaluation.datasets import load_plausibility_set
+from plausibility.evaluation.grids import measure_consistency
 from plausibility.evaluation.intervals import AucInterval
 from plausibility.evaluation.metrics import roc_auc
 from plausibility.models.datamodule import PairsDataModule
@@ -131,13 +132,24 @@ def test_a_concept_max_folder_loads_as_concept_max(concept_max_run: Path, tmp_pa
 def test_an_evaluated_export_records_its_aucs(classifier_run: Path, tmp_path: Path) -> None:
     result = export_model(classifier_run, tmp_path / "model", calibration_pairs=0)
     recorded = json.loads((tmp_path / "model" / "evaluation.json").read_text())
-    assert sorted(recorded) == ["20q/test", "20q/valid", "pep3k/test", "pep3k/valid"]
-    for half, figures in recorded.items():
+    halves = ["20q/test", "20q/valid", "pep3k/test", "pep3k/valid"]
+    assert sorted(recorded) == sorted([*halves, "20q/test/consistency", "pep3k/test/consistency"])
+    for half in halves:
         dataset, split = half.split("/")
-        assert AucInterval(**figures) == result.auc[dataset][split]
-        assert figures["low"] <= figures["estimate"] <= figures["high"]
+        assert AucInterval(**recorded[half]) == result.auc[dataset][split]
+        assert recorded[half]["low"] <= recorded[half]["estimate"] <= recorded[half]["high"]
     card = (tmp_path / "model" / "MODEL_CARD.md").read_text()
     assert f"| pep3k | {recorded['pep3k/valid']['estimate']:.3f} [" in card
+    # CCΔ / LER of the exported weights, as `plausibility consistency` measures them on the test halves
+    exported = load_scorer(f"uncalibrated:{tmp_path / 'model'}")  # exported with no calibration
+    for dataset in ("pep3k", "20q"):
+        events = [event.triple for event in load_plausibility_set(dataset, "test")]
+        measured = measure_consistency(exported, events)
+        figures = recorded[f"{dataset}/test/consistency"]
+        assert figures["concavity_delta"] == pytest.approx(measured.concavity_delta, abs=1e-9)
+        assert figures["local_extremum_rate"] == pytest.approx(measured.local_extremum_rate, abs=1e-9)
+        assert figures["windows"] == measured.n_windows > 0
+        assert f"| {dataset} | {figures['concavity_delta']:.4f} | " in card
 
 
 def test_a_folder_holding_a_pickle_file_is_refused(classifier_folder: Path, tmp_path: Path) -> None:

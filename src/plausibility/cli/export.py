@@ -16,7 +16,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         help="write a trained model as fp16 safetensors with its config, lexicon, calibration and card",
         description="Write DIR/model.safetensors (the net's weights in fp16), config.yaml, lexicon.json, "
         "calibration.json (Platt scaling on a seeded slice of training pairs) and MODEL_CARD.md (with AUC "
-        "and 95% intervals measured on the exported weights). DIR is then a SPEC for every --model.",
+        "and 95% intervals, and CCΔ / LER on the test halves, measured on the exported weights). DIR is then a "
+        "SPEC for every --model.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -25,7 +26,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     )
     parser.add_argument("output", type=Path, metavar="DIR", help="the folder to write (new or empty)")
     parser.add_argument("--overwrite", action="store_true", help="replace DIR even if it holds files")
-    parser.add_argument("--no-evaluate", action="store_true", help="skip the AUC of Pep-3k and 20Q for the card")
+    parser.add_argument("--no-evaluate", action="store_true", help="skip the AUC and CCΔ / LER of Pep-3k and 20Q for the card")
     parser.add_argument(
         "--calibration-pairs", type=int, default=1000, metavar="N", help="training pairs to calibrate on (0: none)"
     )
@@ -62,6 +63,11 @@ def run(args: argparse.Namespace) -> int:
     for dataset, halves in result.auc.items():
         figures = ", ".join(f"{split} {a.estimate:.3f} [{a.low:.3f}, {a.high:.3f}]" for split, a in halves.items())
         print(f"AUC {dataset}: {figures}")
+    for dataset, values in result.consistency.items():
+        print(
+            f"consistency {dataset} test: CCΔ {values['concavity_delta']:.4f}, scale-free "
+            f"{values['scale_free_concavity_delta']:.4f}, LER {values['local_extremum_rate']:.3f}"
+        )
     if result.calibration is not None:
         c = result.calibration
         print(

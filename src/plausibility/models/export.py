@@ -22,7 +22,8 @@ import yaml
 from plausibility import __version__
 from plausibility.errors import DataFormatError, PlausibilityError, ResourceMissingError
 from plausibility.evaluation.auc import evaluate_auc
-from plausibility.evaluation.datasets import DATASETS, SPLITS
+from plausibility.evaluation.datasets import DATASETS, SPLITS, load_plausibility_set
+from plausibility.evaluation.grids import measure_consistency
 from plausibility.evaluation.intervals import AucInterval, auc_interval
 from plausibility.models.checkpoint import net_state_dict, read_checkpoint
 from plausibility.models.model_folder import (
@@ -76,6 +77,7 @@ class ExportResult:
     auc: dict[str, dict[str, AucInterval]] = field(default_factory=dict)
     calibration: Calibration | None = None
     valid_ece: dict[str, float] = field(default_factory=dict)
+    consistency: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
 def checkpoint_of(source: str | Path) -> Path:
@@ -136,6 +138,20 @@ def _evaluate(scorer: TripleScorer, seed: int) -> tuple[dict[str, dict[str, AucI
         auc.setdefault(half.dataset, {})[half.split] = auc_interval(labels, half.scores, rng, CONFIDENCE, RESAMPLES)
         scores[f"{half.dataset}/{half.split}"] = (np.asarray(labels), half.scores)
     return auc, scores
+
+
+def _consistency(scorer: TripleScorer) -> dict[str, dict[str, float]]:
+    """CCΔ (on the scorer's probabilities, and scale-free) and LER over every event of each test half."""
+    figures = {}
+    for dataset in DATASETS:
+        result = measure_consistency(scorer, [event.triple for event in load_plausibility_set(dataset, "test")])
+        figures[dataset] = {
+            "concavity_delta": result.concavity_delta,
+            "scale_free_concavity_delta": result.scale_free_concavity_delta,
+            "local_extremum_rate": result.local_extremum_rate,
+            "windows": result.n_windows,
+        }
+    return figures
 
 
 def _sha256(path: Path) -> str:
@@ -231,6 +247,7 @@ def export_model(
         auc, scores = _evaluate(scorer, seed) if evaluate else ({}, {})
         calibration = fit_calibration(scorer, pairs_path, calibration_pairs, seed) if calibration_pairs else None
         valid_ece = {}
+        calibrated = scorer
         if calibration is not None:
             calibration.save(staging / CALIBRATION)
             calibrated = calibrate(scorer, calibration)
@@ -239,11 +256,13 @@ def export_model(
                 for half, (labels, values) in scores.items()
                 if half.endswith("/valid")
             }
+        consistency = _consistency(calibrated) if evaluate else {}
         if auc:
             figures = {f"{d}/{split}": asdict(value) for d, halves in auc.items() for split, value in halves.items()}
+            figures.update({f"{dataset}/test/consistency": values for dataset, values in consistency.items()})
             (staging / EVALUATION).write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
         sizes = {path.name: path.stat().st_size for path in sorted(staging.iterdir())}
-        result = ExportResult(target, sizes, training["global_step"], run, auc, calibration, valid_ece)
+        result = ExportResult(target, sizes, training["global_step"], run, auc, calibration, valid_ece, consistency)
         (staging / CARD).write_text(model_card(result, config, lexicon, pairs_path), encoding="utf-8")
         sizes[CARD] = (staging / CARD).stat().st_size
         for path in staging.iterdir():
@@ -329,6 +348,20 @@ def model_card(result: ExportResult, config: dict, lexicon: dict, pairs: Path) -
         for dataset, halves in result.auc.items():
             cells = [f"{a.estimate:.3f} [{a.low:.3f}, {a.high:.3f}]" for a in (halves[s] for s in SPLITS)]
             lines.append(f"| {dataset} | {' | '.join(cells)} |")
+        lines += [
+            "",
+            "Consistency across abstractions over every event of each test half (lower is better), in the grids of "
+            "its training nouns (above): CCΔ on the model's probabilities (calibrated where a calibration is given), "
+            "the scale-free CCΔ on each cell's percentile rank, and LER:",
+            "",
+            "| dataset | CCΔ | scale-free CCΔ | LER | windows |",
+            "| --- | --- | --- | --- | --- |",
+        ]
+        for dataset, values in result.consistency.items():
+            lines.append(
+                f"| {dataset} | {values['concavity_delta']:.4f} | {values['scale_free_concavity_delta']:.4f} | "
+                f"{values['local_extremum_rate']:.3f} | {values['windows']:,} |"
+            )
     else:
         lines.append("Not evaluated at export (`--no-evaluate`); run `plausibility evaluate --model <this folder>`.")
     lines += ["", "## Calibration", ""]
