@@ -26,7 +26,9 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     )
     parser.add_argument("output", type=Path, metavar="DIR", help="the folder to write (new or empty)")
     parser.add_argument("--overwrite", action="store_true", help="replace DIR even if it holds files")
-    parser.add_argument("--no-evaluate", action="store_true", help="skip the AUC and CCΔ / LER of Pep-3k and 20Q for the card")
+    parser.add_argument(
+        "--no-evaluate", action="store_true", help="skip the AUC and CCΔ / LER of Pep-3k and 20Q for the card"
+    )
     parser.add_argument(
         "--calibration-pairs", type=int, default=1000, metavar="N", help="training pairs to calibrate on (0: none)"
     )
@@ -35,8 +37,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument(
         "--trained-by",
         metavar="TEXT",
-        help="the commit and command that trained it, for the card, e.g. \"at commit abc1234 with "
-        "`plausibility fit --config configs/models/roberta.yaml`\"",
+        help='the commit and command that trained it, for the card, e.g. "at commit abc1234 with '
+        '`plausibility fit --config configs/models/roberta.yaml`"',
     )
     parser.set_defaults(run=run)
 
@@ -70,10 +72,7 @@ def run(args: argparse.Namespace) -> int:
         )
     if result.calibration is not None:
         c = result.calibration
-        print(
-            f"calibration: {c.describe()} on {c.n} events; "
-            f"ECE {c.ece_before:.4f} before, {c.ece_after:.4f} after"
-        )
+        print(f"calibration: {c.describe()} on {c.n} events; ECE {c.ece_before:.4f} before, {c.ece_after:.4f} after")
         for half, ece in result.valid_ece.items():
             print(f"  calibrated ECE on {half}: {ece:.4f}")
     return 0
