@@ -303,8 +303,10 @@ def model_card(result: ExportResult, config: dict, lexicon: dict, pairs: Path) -
         )
     else:
         trained_on = Path(training["pairs"])
-        lines.append(f"Training pairs: `{trained_on}` (sha256 `{_sha256(trained_on)}`).")
-        if trained_on.resolve() == (data_dir() / "training" / "pairs.parquet").resolve():
+        digest = _sha256(trained_on)
+        lines.append(f"Training pairs: `{trained_on}` (sha256 `{digest}`).")
+        bundled = data_dir() / "training" / "pairs.parquet"
+        if bundled.is_file() and digest == _sha256(bundled):  # by content: a copy of the bundled set is the set
             lines.append(
                 "This is the bundled training set: its sources, filters and checksums are in `data/PROVENANCE.md` "
                 "(section *Bundled training set*) and `data/training/manifest.json` of the plausibility sources."
