@@ -52,3 +52,20 @@ def test_a_broken_choice_file_fails_in_one_line(data_copy: Path) -> None:
     path.write_text("{")
     with pytest.raises(DataFormatError, match=r"not a default-scorer choice \(Expecting property name"):
         default_scorer()
+
+
+def test_the_shipped_choice_is_its_best_candidate_and_resolves_offline() -> None:
+    from plausibility.models.model_folder import is_model_folder
+    from plausibility.scorers.spec import parse_spec
+    from plausibility.scoring.calibration import bundled_calibration_path
+
+    choice = default_choice()
+    assert choice is not None
+    assert choice.mean(choice.spec) == max(choice.mean(spec) for spec in choice.valid_auc)
+    spec = parse_spec(choice.spec)
+    for part in spec.members or (spec,):
+        assert part.kind in ("zero-shot", "shipped")
+        if part.kind == "shipped":
+            assert is_model_folder(data_dir() / "models" / str(part.source))
+    # its calibration ships, so its first probability fits nothing
+    assert spec.kind == "shipped" or bundled_calibration_path(choice.spec).is_file()
