@@ -146,10 +146,10 @@ def test_an_evaluated_export_records_its_aucs(classifier_run: Path, tmp_path: Pa
         events = [event.triple for event in load_plausibility_set(dataset, "test")]
         measured = measure_consistency(exported, events)
         figures = recorded[f"{dataset}/test/consistency"]
-        assert figures["concavity_delta"] == pytest.approx(measured.concavity_delta, abs=1e-9)
-        assert figures["local_extremum_rate"] == pytest.approx(measured.local_extremum_rate, abs=1e-9)
+        assert figures["ccd"] == pytest.approx(measured.concavity_delta, abs=1e-9)
+        assert figures["ler"] == pytest.approx(measured.local_extremum_rate, abs=1e-9)
         assert figures["windows"] == measured.n_windows > 0
-        assert f"| {dataset} | {figures['concavity_delta']:.4f} | " in card
+        assert f"| {dataset} | {figures['ccd']:.4f} | " in card
 
 
 def test_a_folder_holding_a_pickle_file_is_refused(classifier_folder: Path, tmp_path: Path) -> None:

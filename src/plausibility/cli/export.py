@@ -67,8 +67,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"AUC {dataset}: {figures}")
     for dataset, values in result.consistency.items():
         print(
-            f"consistency {dataset} test: CCΔ {values['concavity_delta']:.4f}, scale-free "
-            f"{values['scale_free_concavity_delta']:.4f}, LER {values['local_extremum_rate']:.3f}"
+            f"consistency {dataset} test: CCΔ {values['ccd']:.4f}, scale-free {values['ccd_scale_free']:.4f}, "
+            f"LER {values['ler']:.3f}"
         )
     if result.calibration is not None:
         c = result.calibration

@@ -78,6 +78,15 @@ class ConsistencyResult:
     probability_mapping: str
     lexicon: dict[str, object]
 
+    def summary(self) -> dict[str, float]:
+        """The pooled figures, as `consistency.json` and a model card's `evaluation.json` record them."""
+        return {
+            "ccd": self.concavity_delta,
+            "ccd_scale_free": self.scale_free_concavity_delta,
+            "ler": self.local_extremum_rate,
+            "windows": self.n_windows,
+        }
+
 
 def score_grids(
     scorer: TripleScorer, grids: Sequence[AbstractionGrid], batch_size: int = 1024, progress: bool = False

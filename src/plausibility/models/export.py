@@ -142,16 +142,8 @@ def _evaluate(scorer: TripleScorer, seed: int) -> tuple[dict[str, dict[str, AucI
 
 def _consistency(scorer: TripleScorer) -> dict[str, dict[str, float]]:
     """CCΔ (on the scorer's probabilities, and scale-free) and LER over every event of each test half."""
-    figures = {}
-    for dataset in DATASETS:
-        result = measure_consistency(scorer, [event.triple for event in load_plausibility_set(dataset, "test")])
-        figures[dataset] = {
-            "concavity_delta": result.concavity_delta,
-            "scale_free_concavity_delta": result.scale_free_concavity_delta,
-            "local_extremum_rate": result.local_extremum_rate,
-            "windows": result.n_windows,
-        }
-    return figures
+    halves = {dataset: [event.triple for event in load_plausibility_set(dataset, "test")] for dataset in DATASETS}
+    return {dataset: measure_consistency(scorer, events).summary() for dataset, events in halves.items()}
 
 
 def _sha256(path: Path) -> str:
@@ -361,8 +353,8 @@ def model_card(result: ExportResult, config: dict, lexicon: dict, pairs: Path) -
         ]
         for dataset, values in result.consistency.items():
             lines.append(
-                f"| {dataset} | {values['concavity_delta']:.4f} | {values['scale_free_concavity_delta']:.4f} | "
-                f"{values['local_extremum_rate']:.3f} | {values['windows']:,} |"
+                f"| {dataset} | {values['ccd']:.4f} | {values['ccd_scale_free']:.4f} | {values['ler']:.3f} | "
+                f"{values['windows']:,} |"
             )
     else:
         lines.append("Not evaluated at export (`--no-evaluate`); run `plausibility evaluate --model <this folder>`.")
