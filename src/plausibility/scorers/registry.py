@@ -88,6 +88,14 @@ def _shipped(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
     return load_trained(folder, options)
 
 
+def _ensemble(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
+    from plausibility.scoring.ensemble import EnsembleScorer
+
+    # members always calibrated: their scales must agree before their log-odds are averaged
+    members = [build_scorer(member, options) for member in spec.members]
+    return EnsembleScorer(members, [str(member) for member in spec.members])
+
+
 FACTORIES: dict[ScorerKind, Factory] = {
     "ngram": _ngram,
     "resnik": _resnik,
@@ -96,6 +104,7 @@ FACTORIES: dict[ScorerKind, Factory] = {
     "checkpoint": _trained,
     "folder": _trained,
     "shipped": _shipped,
+    "ensemble": _ensemble,
 }
 
 
@@ -111,12 +120,6 @@ def build_scorer(spec: ScorerSpec, options: LoadOptions, calibrated: bool = True
 
     if spec.kind == "uncalibrated":
         return build_scorer(spec.inner, options, calibrated=False)  # type: ignore[arg-type]
-    if spec.kind == "ensemble":
-        from plausibility.scoring.ensemble import EnsembleScorer
-
-        members = [build_scorer(member, options) for member in spec.members]
-        scorer = EnsembleScorer(members, [str(member) for member in spec.members])
-        return calibration.calibrated(str(spec), scorer) if calibrated else calibration.uncalibrated(scorer)
     if spec.kind == "conceptmax":
         from plausibility.lexicon.training_lexicon import lexicon_of
         from plausibility.scoring.concept_max import ConceptMax
