@@ -9,7 +9,6 @@ the share of the distinct verbs, subjects and objects of the Pep-3k and 20Q **va
 """
 
 import argparse
-import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -25,12 +24,11 @@ SLOTS = ("verb", "subject", "object")
 
 def merged_counts(scratch: Path) -> tuple[Counter[Triple], int]:
     """Every parsed shard's triple counts summed, and the sentences they came from."""
-    folder = scratch / SHARDS_FOLDER
-    store = ShardStore(folder, json.loads((folder / "settings.json").read_text()))
+    store = ShardStore.reopen(scratch / SHARDS_FOLDER)
     counts: Counter[Triple] = Counter()
     sentences = 0
-    for path in sorted(folder.glob("*-*.json")):
-        result = store.load(path.stem)
+    for key in store.stored_keys():
+        result = store.load(key)
         counts.update(result.counts)
         sentences += result.sentences
     return counts, sentences

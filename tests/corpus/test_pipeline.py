@@ -8,7 +8,7 @@ from rule_set import expected_counts
 from plausibility.corpus.artefacts import read_triples
 from plausibility.corpus.parsers import ParserSpec
 from plausibility.corpus.pipeline import Extraction, extract_corpus, write_training_pairs
-from plausibility.corpus.shards import ShardResult
+from plausibility.corpus.shards import ShardResult, ShardStore
 from plausibility.errors import DataFormatError, PlausibilityError, ResourceMissingError, UnknownNameError
 
 pytestmark = pytest.mark.integration  # parses with the offline spaCy model in worker processes
@@ -45,6 +45,21 @@ def test_interrupted_run_resumes_to_the_same_output(
     assert (tmp_path / "triples.parquet").read_bytes() == uninterrupted.triples_path.read_bytes()
     first, second = (json.loads(p.read_text()) for p in (uninterrupted.manifest_path, resumed.manifest_path))
     assert first == second
+
+
+def test_a_reopened_store_lists_and_loads_every_shard(uninterrupted: Extraction, tmp_path: Path) -> None:
+    store = ShardStore.reopen(uninterrupted.triples_path.parent / "shards")
+    results = [store.load(key) for key in store.stored_keys()]
+    assert [result.key for result in results] == store.stored_keys() and len(results) == 4
+    assert sum(result.sentences for result in results) == 39
+    merged: dict = {}
+    for result in results:
+        for triple, count in result.counts.items():
+            merged[triple] = merged.get(triple, 0) + count
+    assert merged == expected_counts()
+    with pytest.raises(DataFormatError) as raised:
+        ShardStore.reopen(tmp_path)
+    assert str(raised.value) == f"{tmp_path}: no settings.json, so no parsed shards; give the folder a run parsed into"
 
 
 def test_resume_with_other_settings_is_refused(rule_corpus: Path, uninterrupted: Extraction) -> None:

@@ -70,13 +70,16 @@ def parse_shard(shard: Shard, spec: ParserSpec, rule: RuleOptions) -> ShardResul
     return ShardResult(shard.key, sentences, dict(counts), parser.describe())
 
 
+SETTINGS_FILE = "settings.json"
+
+
 class ShardStore:
     """A folder of finished shard results; a run skips the shards already there."""
 
     def __init__(self, folder: Path, settings: dict[str, object]) -> None:
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
-        settings_file = folder / "settings.json"
+        settings_file = folder / SETTINGS_FILE
         if settings_file.is_file():
             stored = json.loads(settings_file.read_text())
             if stored != settings:
@@ -86,6 +89,20 @@ class ShardStore:
                 )
         else:
             write_json(settings_file, settings)
+
+    @classmethod
+    def reopen(cls, folder: Path) -> "ShardStore":
+        """The store an earlier run left in `folder`, with the settings it parsed with (to study its shards)."""
+        settings_file = folder / SETTINGS_FILE
+        if not settings_file.is_file():
+            raise DataFormatError(
+                f"{folder}: no {SETTINGS_FILE}, so no parsed shards; give the folder a run parsed into"
+            )
+        return cls(folder, json.loads(settings_file.read_text()))
+
+    def stored_keys(self) -> list[str]:
+        """The keys of every shard stored, sorted."""
+        return sorted(path.stem for path in self.folder.glob("*.json") if path.name != SETTINGS_FILE)
 
     def _path(self, key: str) -> Path:
         return self.folder / f"{key}.json"
