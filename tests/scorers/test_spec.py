@@ -37,7 +37,7 @@ def test_each_form_parses_to_its_kind(tmp_path: Path) -> None:
     "text",
     ["ngram", "ngram:a.tsv", "zero-shot", "zero-shot:gpt2@raw", "zero-shot:@pmi", "glove-mlp:g.ckpt", "x/last.ckpt",
      "roberta", "conceptmax", "conceptmax:uncalibrated:zero-shot:gpt2@masked", "ensemble:roberta+zero-shot",
-     "ensemble:conceptmax:ngram+zero-shot:gpt2@raw+conceptmax"],
+     "ensemble:conceptmax:ngram+zero-shot:gpt2@raw+conceptmax", "ensemble:roberta+4*zero-shot+0.5*ngram"],
 )
 def test_a_spec_prints_as_the_string_it_parses_from(text: str) -> None:
     assert str(parse_spec(text)) == text
@@ -46,7 +46,8 @@ def test_a_spec_prints_as_the_string_it_parses_from(text: str) -> None:
 
 def test_unknown_and_incomplete_forms_fail_in_one_line() -> None:
     known = (
-        "<exported folder>, <path>.ckpt, conceptmax, conceptmax:<SPEC>, ensemble:<SPEC>+<SPEC>, glove-mlp:<path>.ckpt, "
+        "<exported folder>, <path>.ckpt, conceptmax, conceptmax:<SPEC>, ensemble:[<W>*]<SPEC>+[<W>*]<SPEC>, "
+        "glove-mlp:<path>.ckpt, "
         "ngram[:<triples>], resnik[:<triples>], roberta, uncalibrated:<SPEC>, zero-shot[:<lm>][@<variant>]"
     )
     cases = {

@@ -10,7 +10,7 @@ from plausibility.corpus.artefacts import read_counts
 from plausibility.errors import PlausibilityError
 from plausibility.scorers import load_scorer
 from plausibility.scorers.spec import parse_spec
-from plausibility.scoring.calibration import CalibratedScorer, Calibration
+from plausibility.scoring.calibration import CalibratedScorer, Calibration, bundled_calibration_path
 from plausibility.scoring.ensemble import EnsembleScorer
 from plausibility.triple import Triple
 
@@ -31,6 +31,48 @@ def test_the_score_is_the_mean_of_the_members_log_odds(fixtures: Path) -> None:
     np.testing.assert_allclose(ensemble.score(EVENTS), expected, rtol=1e-9)
     np.testing.assert_allclose(ensemble.to_probability(ensemble.score(EVENTS)), 1 / (1 + np.exp(-expected)))
     assert ensemble.probability_mapping == "sigmoid of the mean calibrated log-odds of a, b"
+
+
+def test_weights_share_the_mean_and_print_in_the_mapping(fixtures: Path) -> None:
+    ngram = NgramScorer(BigramCounts.from_triples(read_counts(fixtures / "ngram_triples.tsv")))
+    steep, shallow = _calibration(2.0, 1.0), _calibration(0.5, -3.0)
+    members = [CalibratedScorer(ngram, steep), CalibratedScorer(ngram, shallow)]
+    ensemble = EnsembleScorer(members, ["a", "b"], [3.0, 1.0])
+
+    own = ngram.score(EVENTS)
+    np.testing.assert_allclose(ensemble.score(EVENTS), (3 * (2.0 * own + 1.0) + (0.5 * own - 3.0)) / 4, rtol=1e-9)
+    assert ensemble.probability_mapping == "sigmoid of the weighted mean calibrated log-odds of a (0.75), b (0.25)"
+    # weights count up to a common factor
+    np.testing.assert_allclose(EnsembleScorer(members, ["a", "b"], [6, 2]).score(EVENTS), ensemble.score(EVENTS))
+
+
+def test_a_weighted_spec_parses_prints_back_and_ships_under_a_portable_name(fixtures: Path) -> None:
+    triples = fixtures / "ngram_triples.tsv"
+    spec = parse_spec(f"ensemble:2*ngram:{triples}+resnik:{triples}+0.5*zero-shot")
+    assert spec.weights == (2.0, 1.0, 0.5)
+    assert [member.kind for member in spec.members] == ["ngram", "resnik", "zero-shot"]
+    assert str(spec) == f"ensemble:2*ngram:{triples}+resnik:{triples}+0.5*zero-shot"
+    assert parse_spec("ensemble:1*roberta+1.0*zero-shot") == parse_spec("ensemble:roberta+zero-shot")
+    assert bundled_calibration_path("ensemble:roberta+4*zero-shot").name == "ensemble_roberta+4xzero-shot.json"
+
+
+def test_a_weighted_spec_builds_a_weighted_ensemble(
+    fixtures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path / "cache"))
+    triples = fixtures / "ngram_triples.tsv"
+    scorer = load_scorer(f"uncalibrated:ensemble:3*ngram:{triples}+resnik:{triples}")
+    assert isinstance(scorer, EnsembleScorer)
+    np.testing.assert_allclose(scorer.weights, [0.75, 0.25])
+    log_odds = scorer.member_log_odds(EVENTS)
+    np.testing.assert_allclose(scorer.score(EVENTS), 0.75 * log_odds[0] + 0.25 * log_odds[1])
+
+
+@pytest.mark.parametrize("weight", ["0", "-1", "nan", "inf"])
+def test_a_weight_that_is_not_positive_is_a_one_line_error(weight: str) -> None:
+    message = rf"^ensemble weight '{weight}' in '{weight}\*ngram' must be a positive number, e.g. 2\*zero-shot$"
+    with pytest.raises(PlausibilityError, match=message):
+        parse_spec(f"ensemble:{weight}*ngram+zero-shot")
 
 
 def test_a_saturated_member_gives_finite_scores(fixtures: Path) -> None:

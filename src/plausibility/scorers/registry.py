@@ -93,7 +93,7 @@ def _ensemble(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
 
     # members always calibrated: their scales must agree before their log-odds are averaged
     members = [build_scorer(member, options) for member in spec.members]
-    return EnsembleScorer(members, [str(member) for member in spec.members])
+    return EnsembleScorer(members, [str(member) for member in spec.members], spec.weights)
 
 
 FACTORIES: dict[ScorerKind, Factory] = {

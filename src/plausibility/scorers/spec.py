@@ -3,7 +3,8 @@
 The forms, tried in this order:
 
 - `ensemble:<SPEC>+<SPEC>[+...]`: the mean calibrated log-odds of the scorers named (split on `+` first, so
-  `ensemble:conceptmax:zero-shot+roberta` has two members);
+  `ensemble:conceptmax:zero-shot+roberta` has two members); a member written `<W>*<SPEC>` counts W times in
+  the mean (`ensemble:roberta+2*zero-shot`: one third roberta, two thirds zero-shot);
 - `conceptmax:<SPEC>`, `uncalibrated:<SPEC>`: a wrapper around the scorer the inner SPEC names (every other
   scorer's probabilities are Platt-calibrated; `uncalibrated:` keeps the scorer's own map of its scores);
 - `roberta`, `conceptmax`: the model folder shipped under `data/models/<name>`;
@@ -47,7 +48,7 @@ ZERO_SHOT_VARIANTS = ("raw", "pmi", "masked")
 FORMS = (
     "conceptmax",
     "conceptmax:<SPEC>",
-    "ensemble:<SPEC>+<SPEC>",
+    "ensemble:[<W>*]<SPEC>+[<W>*]<SPEC>",
     "glove-mlp:<path>.ckpt",
     "ngram[:<triples>]",
     "resnik[:<triples>]",
@@ -71,6 +72,7 @@ class ScorerSpec:
         variant: the zero-shot formula (`raw`, `pmi`, `masked`); None picks it from the LM's kind.
         inner: the SPEC a `conceptmax` or `uncalibrated` wrapper wraps.
         members: the SPECs an `ensemble` averages, in order.
+        weights: each member's weight in that mean, aligned with `members` (empty: all 1).
     """
 
     kind: ScorerKind
@@ -78,11 +80,16 @@ class ScorerSpec:
     variant: str | None = None
     inner: "ScorerSpec | None" = None
     members: tuple["ScorerSpec", ...] = ()
+    weights: tuple[float, ...] = ()
 
     def __str__(self) -> str:
         """The SPEC as a string that parses back to this one."""
         if self.members:
-            return "ensemble:" + "+".join(str(member) for member in self.members)
+            weights = self.weights or (1.0,) * len(self.members)
+            return "ensemble:" + "+".join(
+                (f"{weight:g}*" if weight != 1 else "") + str(member)
+                for weight, member in zip(weights, self.members, strict=True)
+            )
         if self.inner is not None:
             return f"{self.kind}:{self.inner}"
         if self.kind in ("checkpoint", "folder", "shipped"):
@@ -102,6 +109,22 @@ def _zero_shot(argument: str) -> ScorerSpec:
     return ScorerSpec("zero-shot", lm or None, variant or None)
 
 
+def _weighted_member(part: str) -> tuple[float, ScorerSpec]:
+    """`2*zero-shot` -> (2.0, zero-shot); a part with no number before its first `*` has weight 1."""
+    number, star, rest = part.partition("*")
+    try:
+        weight = float(number) if star else 1.0
+    except ValueError:
+        return 1.0, parse_spec(part)
+    if not star:
+        return weight, parse_spec(part)
+    if not 0 < weight < float("inf"):
+        raise PlausibilityError(
+            f"ensemble weight {number.strip()!r} in {part.strip()!r} must be a positive number, e.g. 2*zero-shot"
+        )
+    return weight, parse_spec(rest)
+
+
 def parse_spec(text: str) -> ScorerSpec:
     """The `ScorerSpec` of a SPEC string; an unknown form fails in one line with the known ones.
 
@@ -115,7 +138,10 @@ def parse_spec(text: str) -> ScorerSpec:
         parts = [part for part in argument.split("+") if part.strip()]
         if len(parts) < 2:
             raise PlausibilityError("ensemble needs two or more scorers joined by +, e.g. ensemble:roberta+zero-shot")
-        return ScorerSpec("ensemble", members=tuple(parse_spec(part) for part in parts))
+        weights, members = zip(*(_weighted_member(part) for part in parts), strict=True)
+        if all(weight == 1 for weight in weights):
+            return ScorerSpec("ensemble", members=tuple(members))
+        return ScorerSpec("ensemble", members=tuple(members), weights=tuple(weights))
     if name in WRAPPERS and colon:
         if not argument.strip():
             raise PlausibilityError(_WRAPPER_NEEDS[name])

@@ -235,7 +235,8 @@ def bundled_calibration_path(spec: str) -> Path:
     """Where the fit of a named offline scorer ships (`data/calibration/`), so its first use fits nothing."""
     from plausibility.resources import data_dir
 
-    return data_dir() / "calibration" / f"{spec.replace(':', '_')}.json"
+    # `:` and `*` (an ensemble member's weight) are not allowed in every file system's names
+    return data_dir() / "calibration" / f"{spec.replace(':', '_').replace('*', 'x')}.json"
 
 
 def calibration_for(spec: str, scorer: TripleScorer) -> Calibration:

@@ -1,0 +1,64 @@
+"""Search the weights of an ensemble on the valid halves of Pep-3k and 20Q, and print the best as a SPEC.
+
+Each member is scored once per valid half (its calibrated log-odds, as `ensemble:` averages them); then every
+combination of weights from the grid is tried, and the one with the highest mean valid AUC is printed as an
+`ensemble:` SPEC (weight 0 drops a member; weights are scaled so the smallest is 1). Test halves are never
+looked at: give the printed SPEC to `scripts/choose_default_scorer.py --candidate` and measure its test AUC
+once with `plausibility evaluate`.
+
+    python scripts/ensemble_weights.py conceptmax roberta zero-shot ngram resnik --grid 0,0.5,1,1.5,2
+"""
+
+import argparse
+import itertools
+import time
+
+import numpy as np
+
+from plausibility.evaluation.datasets import DATASETS, load_plausibility_set
+from plausibility.evaluation.metrics import roc_auc
+from plausibility.scorers import load_scorer
+from plausibility.scorers.spec import ScorerSpec, parse_spec
+
+
+def weighted_spec(members: list[str], weights: tuple[float, ...]) -> str:
+    """The `ensemble:` SPEC of the members with a nonzero weight, the smallest weight scaled to 1 (or the one)."""
+    kept = [(weight, member) for weight, member in zip(weights, members, strict=True) if weight > 0]
+    if len(kept) == 1:
+        return kept[0][1]
+    smallest = min(weight for weight, _ in kept)
+    spec = ScorerSpec(
+        "ensemble", members=tuple(parse_spec(m) for _, m in kept), weights=tuple(w / smallest for w, _ in kept)
+    )
+    return str(parse_spec(str(spec)))  # all-1 weights print without a factor
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("members", nargs="+", metavar="SPEC", help="the scorers to weigh, two or more")
+    parser.add_argument("--grid", default="0,0.5,1,1.5,2", help="comma-separated weights tried for each member")
+    parser.add_argument("--top", type=int, default=10, help="how many of the best combinations to print")
+    args = parser.parse_args()
+    grid = sorted({float(weight) for weight in args.grid.split(",")})
+    started = time.monotonic()
+    halves = {dataset: load_plausibility_set(dataset, "valid") for dataset in DATASETS}
+    labels = {dataset: [event.label for event in events] for dataset, events in halves.items()}
+    ensemble = load_scorer("uncalibrated:ensemble:" + "+".join(args.members))
+    log_odds = {dataset: ensemble.member_log_odds([e.triple for e in events]) for dataset, events in halves.items()}
+    print(f"scored {len(args.members)} members on the valid halves in {time.monotonic() - started:.0f} s")
+    tried = {}  # by SPEC: weights that differ by a common factor are one ensemble
+    for weights in itertools.product(grid, repeat=len(args.members)):
+        if any(weights):
+            aucs = {dataset: roc_auc(labels[dataset], np.asarray(weights) @ log_odds[dataset]) for dataset in DATASETS}
+            tried[weighted_spec(args.members, weights)] = (float(np.mean(list(aucs.values()))), aucs)
+    ranked = sorted(tried, key=lambda spec: tried[spec][0], reverse=True)
+    equal = weighted_spec(args.members, (1.0,) * len(args.members))
+    for spec in dict.fromkeys([*ranked[: args.top], equal]):
+        mean, aucs = tried[spec]
+        figures = ", ".join(f"{dataset} {auc:.3f}" for dataset, auc in aucs.items())
+        print(f"mean valid AUC {mean:.4f} ({figures}): {spec}")
+    print(f"best: {ranked[0]}")
+
+
+if __name__ == "__main__":
+    main()
