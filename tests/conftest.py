@@ -1,11 +1,20 @@
-"""Shared fixtures: everything runs offline on the CPU; tiny random RoBERTa and BERT encoders as local folders."""
+"""Shared fixtures: everything runs offline on the CPU; tiny random RoBERTa and BERT encoders, and a tiny Llama
+decoder, as local folders."""
 
 from pathlib import Path
 
 import pytest
 import torch
 from tokenizers import Tokenizer, models, pre_tokenizers, processors
-from transformers import BertConfig, BertModel, PreTrainedTokenizerFast, RobertaConfig, RobertaModel
+from transformers import (
+    BertConfig,
+    BertModel,
+    LlamaConfig,
+    LlamaModel,
+    PreTrainedTokenizerFast,
+    RobertaConfig,
+    RobertaModel,
+)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -75,3 +84,26 @@ def roberta_backbone(tmp_path_factory: pytest.TempPathFactory) -> str:
 @pytest.fixture(scope="session")
 def bert_backbone(tmp_path_factory: pytest.TempPathFactory) -> str:
     return str(build_backbone(tmp_path_factory.mktemp("bert"), "bert"))
+
+
+def build_decoder(folder: Path) -> Path:
+    """Save a tiny random Llama decoder (hidden 32, 3 blocks) with a word-level tokenizer that has no pad token."""
+    end = "<|endoftext|>"
+    vocab = {end: 0, **{word: i + 1 for i, word in enumerate(WORDS)}}
+    backend = Tokenizer(models.WordLevel(vocab, unk_token=end))
+    backend.pre_tokenizer = pre_tokenizers.Whitespace()
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=backend, eos_token=end, unk_token=end)
+    torch.manual_seed(0)
+    config = LlamaConfig(
+        vocab_size=len(vocab), hidden_size=32, intermediate_size=37, num_hidden_layers=3, num_attention_heads=4,
+        num_key_value_heads=2, max_position_embeddings=64, bos_token_id=0, eos_token_id=0,
+    )  # fmt: skip
+    folder.mkdir(parents=True, exist_ok=True)
+    tokenizer.save_pretrained(folder)
+    LlamaModel(config).save_pretrained(folder)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def decoder_backbone(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return str(build_decoder(tmp_path_factory.mktemp("llama")))

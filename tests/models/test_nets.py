@@ -1,9 +1,12 @@
-"""The nets on tiny random RoBERTa and BERT encoders: gradients, ConceptInject's input, batched scoring."""
+"""The nets on tiny random RoBERTa and BERT encoders and a Llama decoder: gradients, ConceptInject's input,
+pooling, frozen blocks, batched scoring."""
+
+import re
 
 import pytest
 import torch
 
-from plausibility.errors import PlausibilityError
+from plausibility.errors import DataFormatError, PlausibilityError, UnknownNameError
 from plausibility.lexicon.hierarchy import Concept
 from plausibility.models.components.classifier import TripleClassifier
 from plausibility.models.components.concept_inject import ConceptInjectClassifier
@@ -101,6 +104,44 @@ def test_net_scorer_batched_equals_unbatched(backbone: str) -> None:
     alone = [NetScorer(scorer.net, batch_size=1).score([event])[0] for event in EVENTS]
     assert together.tolist() == pytest.approx(alone, abs=1e-5)
     assert scorer.to_probability(together) == pytest.approx(1 / (1 + torch.exp(-torch.tensor(together))).numpy())
+
+
+def test_a_decoder_is_read_at_each_events_last_token(decoder_backbone: str) -> None:
+    net = TripleClassifier(backbone=decoder_backbone, pooling="last").eval()
+    assert net.tokenizer.pad_token == "<|endoftext|>"  # the tokenizer had none
+    events = [Triple("dog", "eat", "bone"), Triple("living thing", "breathe", "air")]  # 3 and 4 tokens
+    features = net.featurize(events)
+    assert features["attention_mask"].sum(dim=1).tolist() == [3, 4]
+    hidden = net.encoder(**features).last_hidden_state
+    assert torch.equal(net.pooled(hidden, features["attention_mask"]), torch.stack([hidden[0, 2], hidden[1, 3]]))
+    # padding after the shorter event changes nothing: batched equals unbatched
+    scorer = NetScorer(net, batch_size=2)
+    alone = [NetScorer(net, batch_size=1).score([event])[0] for event in events]
+    assert scorer.score(events).tolist() == pytest.approx(alone, abs=1e-5)
+
+
+def test_trainable_layers_freezes_the_embeddings_and_the_lower_blocks(decoder_backbone: str) -> None:
+    net = TripleClassifier(backbone=decoder_backbone, pooling="last", trainable_layers=1)
+    net(**net.featurize(EVENTS)).sum().backward()
+    blocks = net.encoder.layers
+    assert net.encoder.embed_tokens.weight.grad is None and not net.encoder.embed_tokens.weight.requires_grad
+    assert all(p.grad is None for block in blocks[:2] for p in block.parameters())
+    assert all(p.grad is not None and p.requires_grad for p in blocks[2].parameters())
+    assert net.head.weight.grad is not None and net.encoder.norm.weight.grad is not None
+
+
+def test_trainable_layers_on_a_bert_encoder_counts_its_encoder_blocks(bert_backbone: str) -> None:
+    net = TripleClassifier(backbone=bert_backbone, trainable_layers=2)  # all of its 2 blocks
+    assert not net.encoder.get_input_embeddings().weight.requires_grad
+    assert all(p.requires_grad for p in net.encoder.encoder.layer.parameters())
+
+
+def test_bad_pooling_and_layer_counts_are_one_line_errors(decoder_backbone: str) -> None:
+    with pytest.raises(UnknownNameError, match="^unknown pooling 'mean'; known: first, last$"):
+        TripleClassifier(backbone=decoder_backbone, pooling="mean")  # type: ignore[arg-type]
+    message = f"trainable_layers: {decoder_backbone} has 3 blocks, got 4; give 1 to 3 or null"
+    with pytest.raises(DataFormatError, match=f"^{re.escape(message)}$"):
+        TripleClassifier(backbone=decoder_backbone, trainable_layers=4)
 
 
 def test_concept_inject_reads_a_grid_cell_through_its_own_senses(roberta_backbone: str) -> None:

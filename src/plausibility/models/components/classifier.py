@@ -1,31 +1,56 @@
 """The RoBERTa plausibility classifier: `<s> subject verb object </s>` to one logit (thesis 6.4.1)."""
 
 from collections.abc import Sequence
+from typing import Literal, get_args
 
 import torch
 from torch import nn
 
+from plausibility.errors import DataFormatError, UnknownNameError
 from plausibility.resources import DEFAULT_ENCODER, load_encoder
 from plausibility.triple import Triple
 
+Pooling = Literal["first", "last"]
+
 
 class TripleClassifier(nn.Module):
-    """Encoder over the space-joined lemmas; a linear layer maps the final first-token vector to a logit.
+    """Encoder over the space-joined lemmas; a linear layer maps one final token vector to a logit.
 
-    Works with any `AutoModel` encoder (RoBERTa and BERT families); the tokenizer's own special tokens
-    frame the event (`<s> … </s>` or `[CLS] … [SEP]`).
+    Works with any `AutoModel` encoder (RoBERTa and BERT families), read at the first token, which the
+    tokenizer's own special tokens frame (`<s> … </s>` or `[CLS] … [SEP]`); and with a decoder-only LM (the
+    offline SmolLM2, Llama, GPT-2), read at the last token, the only one that has seen the whole event.
     """
 
-    def __init__(self, backbone: str = DEFAULT_ENCODER, dropout: float = 0.1) -> None:
+    def __init__(
+        self,
+        backbone: str = DEFAULT_ENCODER,
+        dropout: float = 0.1,
+        pooling: Pooling = "first",
+        trainable_layers: int | None = None,
+    ) -> None:
         """Args:
-        backbone: a Hugging Face id or local folder of an encoder; the default is the offline MiniLM.
-        dropout: dropout on the first-token vector before the linear layer.
+        backbone: a Hugging Face id or local folder of an encoder, or the name of an offline causal LM
+            (`SmolLM2-135M-Instruct`); the default is the offline MiniLM.
+        dropout: dropout on the pooled vector before the linear layer.
+        pooling: which token's final vector the head reads: `first` for an encoder, `last` (the last
+            non-padding token) for a decoder-only LM.
+        trainable_layers: train only the top N transformer blocks (with the final norm and the head),
+            freezing the embeddings and the blocks below; None trains everything. Fewer trained blocks
+            make a step cheaper, since nothing below them needs a gradient.
         """
         super().__init__()
+        if pooling not in get_args(Pooling):
+            raise UnknownNameError("pooling", pooling, get_args(Pooling))
         self.tokenizer, self.encoder = load_encoder(backbone)
-        # The head reads the first token's final vector itself; an unused pooler would only trouble DDP.
+        if self.tokenizer.pad_token is None:  # decoder-only tokenizers often have none; padding is masked anyway
+            self.tokenizer.pad_token = self.tokenizer.eos_token
+        self.tokenizer.padding_side = "right"  # `last` pooling finds the last real token from the mask
+        self.pooling = pooling
+        # The head reads one token's final vector itself; an unused pooler would only trouble DDP.
         self.encoder.pooler = None
         self.encoder.train()  # `from_pretrained` returns eval mode, which would switch dropout off in training
+        if trainable_layers is not None:
+            freeze_below(self.encoder, trainable_layers, backbone)
         self.dropout = nn.Dropout(dropout)
         self.head = nn.Linear(self.encoder.config.hidden_size, 1)
 
@@ -38,4 +63,38 @@ class TripleClassifier(nn.Module):
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
         """One logit per event, shape (batch,)."""
         hidden = self.encoder(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
-        return self.head(self.dropout(hidden[:, 0])).squeeze(-1)  # (batch,)
+        return self.head(self.dropout(self.pooled(hidden, attention_mask))).squeeze(-1)  # (batch,)
+
+    def pooled(self, hidden: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        """The vector the head reads: the first token's, or the last non-padding token's (right padding)."""
+        if self.pooling == "first":
+            return hidden[:, 0]
+        last = attention_mask.sum(dim=1) - 1
+        return hidden[torch.arange(hidden.shape[0], device=hidden.device), last]
+
+
+def transformer_blocks(encoder: nn.Module) -> nn.ModuleList | None:
+    """The encoder's stack of blocks: `layers` (Llama family), `encoder.layer` (BERT family), `h` (GPT-2)."""
+    for path in ("layers", "encoder.layer", "h"):
+        module: object = encoder
+        for name in path.split("."):
+            module = getattr(module, name, None)
+        if isinstance(module, nn.ModuleList):
+            return module
+    return None
+
+
+def freeze_below(encoder: nn.Module, trainable: int, backbone: str) -> None:
+    """Freeze the embeddings and every block but the top `trainable` ones."""
+    blocks = transformer_blocks(encoder)
+    if blocks is None:
+        raise DataFormatError(f"trainable_layers: cannot find the transformer blocks of {backbone}; leave it null")
+    if not 0 < trainable <= len(blocks):
+        raise DataFormatError(
+            f"trainable_layers: {backbone} has {len(blocks)} blocks, got {trainable}; give 1 to {len(blocks)} or null"
+        )
+    for parameter in encoder.get_input_embeddings().parameters():
+        parameter.requires_grad = False
+    for block in blocks[: len(blocks) - trainable]:
+        for parameter in block.parameters():
+            parameter.requires_grad = False
