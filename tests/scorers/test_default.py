@@ -64,8 +64,10 @@ def test_the_shipped_choice_is_its_best_candidate_and_resolves_offline() -> None
     assert choice.mean(choice.spec) == max(choice.mean(spec) for spec in choice.valid_auc)
     spec = parse_spec(choice.spec)
     for part in spec.members or (spec,):
-        assert part.kind in ("zero-shot", "shipped")
+        # only what ships offline: the offline LM, the bundled counts, a shipped folder
+        assert part.kind in ("zero-shot", "ngram", "shipped") and part.source in (None, "roberta", "conceptmax")
         if part.kind == "shipped":
             assert is_model_folder(data_dir() / "models" / str(part.source))
-    # its calibration ships, so its first probability fits nothing
+        else:  # its calibration ships, so its first probability fits nothing
+            assert bundled_calibration_path(str(part)).is_file()
     assert spec.kind == "shipped" or bundled_calibration_path(choice.spec).is_file()
