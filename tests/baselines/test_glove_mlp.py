@@ -1,5 +1,6 @@
 """GloVe+MLP: built from its YAML through the shared system, it trains and reloads from a checkpoint."""
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +11,8 @@ import torch.nn.functional as F
 from plausibility.baselines.glove_mlp import UNKNOWN, GloveMlpNet, pair_vocabulary
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.models.datamodule import PairsDataModule
+from plausibility.models.export import export_model
+from plausibility.models.model_folder import EXTRA_STATE
 from plausibility.models.system import PlausibilityModule
 from plausibility.models.training import TrainingCLI
 from plausibility.resources import load_glove
@@ -62,6 +65,21 @@ def test_training_steps_lower_the_loss_and_the_checkpoint_scores_the_same(pairs:
     reloaded = load_scorer(f"glove-mlp:{path}")
     np.testing.assert_allclose(reloaded.score(events), expected, rtol=1e-6)
     np.testing.assert_allclose(reloaded.score(events[::-1]), expected[::-1], rtol=1e-6)  # batch order
+
+
+def test_an_exported_folder_keeps_the_vocabulary_and_scores_as_the_checkpoint(pairs: str, tmp_path: Path) -> None:
+    cli = build(pairs, tmp_path, max_steps=20)
+    cli.trainer.fit(cli.model, cli.datamodule)
+    checkpoint = tmp_path / "glove_mlp.ckpt"
+    cli.trainer.save_checkpoint(checkpoint)
+    export_model(checkpoint, tmp_path / "model", evaluate=False, calibration_pairs=0)
+
+    # the vocabulary is the net's extra state: not a tensor, so it travels as JSON beside the weights
+    saved = json.loads((tmp_path / "model" / EXTRA_STATE).read_text(encoding="utf-8"))
+    assert list(saved.values()) == [pair_vocabulary(pairs)]
+    events = [Triple("dog", "eat", "bone"), Triple("stone", "eat", "dog"), Triple("zebra", "chase", "qwzxy")]
+    exported = load_scorer(f"uncalibrated:{tmp_path / 'model'}").score(events)
+    np.testing.assert_allclose(exported, cli.model.scorer().score(events), atol=1e-3)  # fp16 weights
 
 
 def test_the_paper_config_builds_with_the_thesis_optimizer(pairs: str, tmp_path: Path) -> None:

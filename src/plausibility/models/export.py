@@ -31,6 +31,7 @@ from plausibility.models.model_folder import (
     CARD,
     CONFIG,
     EVALUATION,
+    EXTRA_STATE,
     FORMAT,
     LEXICON,
     LEXICON_ARGS,
@@ -118,14 +119,25 @@ def run_record(checkpoint: Path) -> RunRecord:
     return RunRecord(folder, batch_size, pairs, sum(spans) if spans else None)
 
 
-def _write_weights(net_state: dict[str, torch.Tensor], path: Path) -> None:
+def _write_weights(net_state: dict[str, object], folder: Path) -> None:
+    """Tensors into fp16 safetensors; a net's extra state (GloVe+MLP's vocabulary) into JSON beside them."""
     from safetensors.torch import save_file
 
     tensors = {
-        name: (tensor.to(torch.float16) if tensor.is_floating_point() else tensor).contiguous()
-        for name, tensor in net_state.items()
+        name: (value.to(torch.float16) if value.is_floating_point() else value).contiguous()
+        for name, value in net_state.items()
+        if isinstance(value, torch.Tensor)
     }
-    save_file(tensors, path, metadata={"format": "pt", "plausibility": FORMAT})
+    save_file(tensors, folder / WEIGHTS, metadata={"format": "pt", "plausibility": FORMAT})
+    extra = {name: value for name, value in net_state.items() if not isinstance(value, torch.Tensor)}
+    if extra:
+        try:
+            text = json.dumps(extra)
+        except TypeError as error:
+            raise DataFormatError(
+                f"the net's extra state cannot be written as JSON ({error}); it cannot be exported"
+            ) from error
+        (folder / EXTRA_STATE).write_text(text, encoding="utf-8")
 
 
 def _evaluate(scorer: TripleScorer, seed: int) -> tuple[dict[str, dict[str, AucInterval]], dict[str, np.ndarray]]:
@@ -213,7 +225,7 @@ def export_model(
     staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.export."))
     staging.chmod(0o755)  # mkdtemp's folder is private; the model folder is as readable as any other
     try:
-        _write_weights(net_state, staging / WEIGHTS)
+        _write_weights(net_state, staging)
         model = {k: v for k, v in hparams.items() if k not in (*LEXICON_ARGS, *_INTERNAL_ARGS)}
         training = {
             "checkpoint": str(checkpoint_path.resolve()),

@@ -10,7 +10,6 @@ outright rather than silently ignored.
 import json
 from pathlib import Path
 
-import torch
 import yaml
 
 from plausibility.errors import DataFormatError, ResourceMissingError
@@ -19,6 +18,7 @@ FORMAT = "plausibility-model/1"
 WEIGHTS = "model.safetensors"
 CONFIG = "config.yaml"
 LEXICON = "lexicon.json"
+EXTRA_STATE = "extra_state.json"  # a net's non-tensor state (GloVe+MLP's vocabulary), when it has one
 CALIBRATION = "calibration.json"
 CARD = "MODEL_CARD.md"
 EVALUATION = "evaluation.json"  # AUC of the exported weights on each half, with its interval
@@ -55,8 +55,9 @@ def _read_lexicon(path: Path) -> dict:
     return lexicon
 
 
-def read_model_folder(folder: str | Path) -> tuple[dict, dict[str, torch.Tensor]]:
-    """The module's hyperparameters (config and lexicon joined) and the net's weights, as stored (fp16)."""
+def read_model_folder(folder: str | Path) -> tuple[dict, dict[str, object]]:
+    """The module's hyperparameters (config and lexicon joined) and the net's state: weights as stored (fp16),
+    and its extra state when the net has one."""
     from safetensors import SafetensorError
     from safetensors.torch import load_file
 
@@ -79,4 +80,12 @@ def read_model_folder(folder: str | Path) -> tuple[dict, dict[str, torch.Tensor]
         weights = load_file(root / WEIGHTS, device="cpu")
     except (SafetensorError, OSError) as error:
         raise DataFormatError(f"{root / WEIGHTS}: not readable safetensors ({error}); export it again") from error
-    return {**model, **_read_lexicon(root / LEXICON)}, weights
+    state: dict[str, object] = dict(weights)
+    if (root / EXTRA_STATE).is_file():
+        try:
+            state.update(json.loads((root / EXTRA_STATE).read_text(encoding="utf-8")))
+        except (OSError, ValueError) as error:
+            raise DataFormatError(
+                f"{root / EXTRA_STATE}: not readable JSON ({error}); export the model again"
+            ) from error
+    return {**model, **_read_lexicon(root / LEXICON)}, state
