@@ -77,7 +77,8 @@ def test_an_unknown_config_name_lists_the_shipped_ones() -> None:
         resolve_config("concept-max")
     assert str(caught.value) == (
         "--config concept-max: no such file or shipped config; give a YAML file or one of concept_inject, "
-        "concept_inject-paper, concept_max, concept_max-paper, glove_mlp, glove_mlp-paper, roberta, roberta-paper"
+        "concept_inject-paper, concept_max, concept_max-paper, glove_mlp, glove_mlp-paper, roberta, roberta-paper, "
+        "roberta-smollm2"
     )
 
 

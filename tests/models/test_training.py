@@ -45,6 +45,16 @@ def test_every_config_runs_a_fast_dev_run_on_bert(
     assert main(["fit", *_arguments(config, bert_backbone, fixtures, "--trainer.fast_dev_run=true")]) == 0
 
 
+def test_the_smollm2_config_reads_a_decoder_at_its_last_token(
+    decoder_backbone: str, fixtures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    arguments = _arguments("roberta-smollm2.yaml", decoder_backbone, fixtures, "--trainer.fast_dev_run=true")
+    cli = TrainingCLI(PlausibilityModule, PairsDataModule, args=["fit", *arguments])
+    assert cli.model.net.pooling == "last" and cli.trainer.state.finished
+    assert (CONFIGS / "roberta-smollm2.yaml").read_text().count("backbone: SmolLM2-135M-Instruct") == 1
+
+
 @pytest.mark.parametrize("config", ["roberta.yaml", "concept_inject.yaml", "concept_max.yaml"])
 def test_checkpoint_round_trip_gives_identical_scores(
     config: str, roberta_backbone: str, fixtures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -155,14 +155,17 @@ def test_a_broken_calibration_file_is_refused(tmp_path: Path) -> None:
 def test_every_spec_is_calibrated_once_and_reads_the_fit_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from plausibility.resources import data_dir
     from plausibility.scorers import load_scorer
 
     monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path))
-    scorer = load_scorer("ngram")
+    # the bundled counts by their path: a SPEC whose fit does not ship (the bare `ngram`'s does)
+    spec = f"ngram:{data_dir() / 'training' / 'triples.parquet'}"
+    scorer = load_scorer(spec)
     assert isinstance(scorer, CalibratedScorer)
     assert not (tmp_path / "calibration").exists()  # fitted on the first probability, not on loading
     events = [Triple("dog", "eat", "bone"), Triple("dentist", "breathe", "helium")]
-    own = load_scorer("uncalibrated:ngram")
+    own = load_scorer(f"uncalibrated:{spec}")
     assert scorer.score(events).tolist() == own.score(events).tolist()
     assert scorer.calibration.n == 2000 and scorer.calibration.slice.startswith("1000 of the ")
     assert scorer.calibration.slope > 0
@@ -171,7 +174,7 @@ def test_every_spec_is_calibrated_once_and_reads_the_fit_back(
     (cached,) = (tmp_path / "calibration").iterdir()
     assert Calibration.load(cached) == scorer.calibration
     cached.write_text(json.dumps({**json.loads(cached.read_text()), "slope": 2.0}))
-    assert load_scorer("ngram").calibration.slope == 2.0  # read back, not fitted again
+    assert load_scorer(spec).calibration.slope == 2.0  # read back, not fitted again
     assert own.probability_mapping == "exp of the log score: the smoothed estimate of P(s, o | v) itself"
 
 
