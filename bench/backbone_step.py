@@ -12,20 +12,12 @@ import argparse
 import statistics
 import time
 
-import pandas as pd
 import torch
 
 from plausibility.models.components.classifier import TripleClassifier
 from plausibility.resources import DEFAULT_CAUSAL_LM, DEFAULT_ENCODER, data_dir
+from plausibility.scoring.calibration import calibration_slice
 from plausibility.triple import Triple
-
-
-def batch(pairs: int) -> tuple[list[Triple], torch.Tensor]:
-    """The first `pairs` bundled pairs as events (attested first) with their labels."""
-    rows = pd.read_parquet(data_dir() / "training" / "pairs.parquet").head(pairs)
-    attested = [Triple(r.subject, r.verb, r.object) for r in rows.itertuples()]
-    negatives = [Triple(r.negative_subject, r.negative_verb, r.negative_object) for r in rows.itertuples()]
-    return attested + negatives, torch.tensor([1.0] * len(attested) + [0.0] * len(negatives))
 
 
 def step_seconds(net: TripleClassifier, events: list[Triple], labels: torch.Tensor, steps: int) -> float:
@@ -50,7 +42,9 @@ def main() -> None:
     parser.add_argument("--top-blocks", type=int, default=8, help="blocks trained in the partly frozen run")
     args = parser.parse_args()
     torch.manual_seed(0)
-    events, labels = batch(args.pairs)
+    # the seeded slice calibration reads: attested events and their pseudo-negatives, labelled 1 and 0
+    events, labels, _ = calibration_slice(data_dir() / "training" / "pairs.parquet", args.pairs)
+    targets = torch.tensor(labels, dtype=torch.float32)
     runs = {
         f"{DEFAULT_ENCODER} (baseline)": dict(backbone=DEFAULT_ENCODER),
         f"{DEFAULT_CAUSAL_LM}, every block": dict(backbone=DEFAULT_CAUSAL_LM, pooling="last"),
@@ -62,7 +56,7 @@ def main() -> None:
     for name, options in runs.items():
         net = TripleClassifier(**options)
         trained = sum(p.numel() for p in net.parameters() if p.requires_grad) / 1e6
-        seconds = step_seconds(net, events, labels, args.steps)
+        seconds = step_seconds(net, events, targets, args.steps)
         baseline = baseline or seconds
         print(f"{name}: {seconds:.3f} s per step of {len(events)} events, {trained:.1f}M trained, "
               f"{seconds / baseline:.1f}x the baseline")

@@ -27,10 +27,8 @@ def weighted_spec(members: list[str], weights: tuple[float, ...]) -> str:
     if len(kept) == 1:
         return kept[0][1]
     smallest = min(weight for weight, _ in kept)
-    spec = ScorerSpec(
-        "ensemble", members=tuple(parse_spec(m) for _, m in kept), weights=tuple(w / smallest for w, _ in kept)
-    )
-    return str(parse_spec(str(spec)))  # all-1 weights print without a factor
+    members_kept = tuple(parse_spec(member) for _, member in kept)
+    return str(ScorerSpec("ensemble", members=members_kept, weights=tuple(w / smallest for w, _ in kept)))
 
 
 def main() -> None:

@@ -119,7 +119,7 @@ def run_record(checkpoint: Path) -> RunRecord:
     return RunRecord(folder, batch_size, pairs, sum(spans) if spans else None)
 
 
-def _write_weights(net_state: dict[str, object], folder: Path) -> None:
+def _write_net_state(net_state: dict[str, object], folder: Path) -> None:
     """Tensors into fp16 safetensors; a net's extra state (GloVe+MLP's vocabulary) into JSON beside them."""
     from safetensors.torch import save_file
 
@@ -225,7 +225,7 @@ def export_model(
     staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.export."))
     staging.chmod(0o755)  # mkdtemp's folder is private; the model folder is as readable as any other
     try:
-        _write_weights(net_state, staging)
+        _write_net_state(net_state, staging)
         model = {k: v for k, v in hparams.items() if k not in (*LEXICON_ARGS, *_INTERNAL_ARGS)}
         training = {
             "checkpoint": str(checkpoint_path.resolve()),

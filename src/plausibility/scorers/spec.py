@@ -112,12 +112,12 @@ def _zero_shot(argument: str) -> ScorerSpec:
 def _weighted_member(part: str) -> tuple[float, ScorerSpec]:
     """`2*zero-shot` -> (2.0, zero-shot); a part with no number before its first `*` has weight 1."""
     number, star, rest = part.partition("*")
-    try:
-        weight = float(number) if star else 1.0
-    except ValueError:
-        return 1.0, parse_spec(part)
     if not star:
-        return weight, parse_spec(part)
+        return 1.0, parse_spec(part)
+    try:
+        weight = float(number)
+    except ValueError:  # a `*` inside a SPEC, not after a weight
+        return 1.0, parse_spec(part)
     if not 0 < weight < float("inf"):
         raise PlausibilityError(
             f"ensemble weight {number.strip()!r} in {part.strip()!r} must be a positive number, e.g. 2*zero-shot"

@@ -3,7 +3,7 @@
 Scorers' own scales differ (a logit, a PMI in nats, a log count ratio); their Platt-calibrated probabilities
 share one meaning ("as likely attested as not" at 0.5), so the ensemble averages the log-odds of those.
 The mean may be weighted: a member that ranks events better, or that agrees less with the others, can count
-for more. Weights are chosen on the valid halves (`scripts/choose_default_scorer.py`), never on the test ones.
+for more. Weights are searched on the valid halves (`scripts/ensemble_weights.py`), never on the test ones.
 """
 
 from collections.abc import Sequence
@@ -32,7 +32,7 @@ class EnsembleScorer:
         self, members: Sequence[TripleScorer], names: Sequence[str], weights: Sequence[float] | None = None
     ) -> None:
         """`weights` (default: all 1) are each member's share of the mean, up to a common factor."""
-        weights = [1.0] * len(members) if weights is None or len(weights) == 0 else list(weights)
+        weights = list(weights) if weights else [1.0] * len(members)
         if len(members) < 2 or len(members) != len(names):
             raise PlausibilityError("an ensemble needs at least two scorers, e.g. ensemble:roberta+zero-shot")
         if len(weights) != len(members) or not all(0 < weight < np.inf for weight in weights):

@@ -76,11 +76,12 @@ class TripleClassifier(nn.Module):
 def transformer_blocks(encoder: nn.Module) -> nn.ModuleList | None:
     """The encoder's stack of blocks: `layers` (Llama family), `encoder.layer` (BERT family), `h` (GPT-2)."""
     for path in ("layers", "encoder.layer", "h"):
-        module: object = encoder
-        for name in path.split("."):
-            module = getattr(module, name, None)
-        if isinstance(module, nn.ModuleList):
-            return module
+        try:
+            blocks = encoder.get_submodule(path)
+        except AttributeError:
+            continue
+        if isinstance(blocks, nn.ModuleList):
+            return blocks
     return None
 
 
