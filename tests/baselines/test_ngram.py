@@ -48,6 +48,23 @@ def test_add_k_by_hand(counts):
     assert probabilities == pytest.approx(expected)
 
 
+def test_a_held_out_event_scores_as_if_its_triple_had_never_been_counted(fixtures, counts):
+    triples = read_counts(fixtures / "ngram_triples.tsv")
+    person_eats_food = Triple("person", "eat", "food")  # counted 4 times; its words stay in other triples
+    without = BigramCounts.from_triples({t: n for t, n in triples.items() if t != person_eats_food})
+    assert (without.n_subjects, without.n_objects) == (counts.n_subjects, counts.n_objects)
+
+    scorer, rebuilt = NgramScorer(counts), NgramScorer(without)
+    person_eats_bread = Triple("person", "eat", "bread")  # counted twice: its object pair falls to zero
+    held_out = scorer.held_out_score([person_eats_food, person_eats_bread, *EVENTS[1:]])
+    assert held_out[0] == pytest.approx(rebuilt.score([person_eats_food])[0])
+    assert held_out[0] < scorer.score([person_eats_food])[0]
+    # C(person, eat) = 6 - 2, C(eat, bread) = 2 - 2, C(eat) = 9 - 2
+    assert held_out[1] == pytest.approx(math.log((4.5 / (7 + 2)) * (0.5 / (7 + 3))))
+    # dog eat bread and child eat food were never counted: leaving them out changes nothing
+    assert held_out[2:].tolist() == scorer.score(EVENTS[1:]).tolist()
+
+
 def test_order_and_batching_do_not_matter(counts):
     scorer = NgramScorer(counts)
     together = scorer.score(EVENTS)

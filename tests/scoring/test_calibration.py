@@ -42,6 +42,13 @@ class WordLengthScorer:
         return np.exp(scores)
 
 
+class HalvedWhenHeldOut(WordLengthScorer):
+    """As if leaving each event out of what the scorer counted halved its score."""
+
+    def held_out_score(self, triples: Sequence[Triple]) -> np.ndarray:
+        return self.score(triples) / 2
+
+
 class SenseReader(WordLengthScorer):
     def score_abstractions(self, abstractions: Sequence) -> np.ndarray:
         return np.zeros(len(abstractions))
@@ -131,6 +138,17 @@ def test_calibrated_scorer_changes_probabilities_only(tmp_path: Path) -> None:
     fitted.save(tmp_path / "calibration.json")
     assert Calibration.load(tmp_path / "calibration.json") == fitted
     assert type(calibrate(SenseReader(), fitted)) is CalibratedAbstractionScorer
+
+
+def test_a_scorer_that_can_leave_events_out_is_fitted_on_its_held_out_scores() -> None:
+    in_sample = fit_calibration(WordLengthScorer(), PAIRS, 50)
+    held_out = fit_calibration(HalvedWhenHeldOut(), PAIRS, 50)
+    assert held_out.slope == pytest.approx(2 * in_sample.slope)
+    assert held_out.intercept == pytest.approx(in_sample.intercept)
+    assert held_out.slice == in_sample.slice + ", each event left out of any counts it is scored from"
+    wrapped = CalibratedScorer(HalvedWhenHeldOut(), in_sample)  # read through the wrapper, as an ensemble does
+    through = fit_calibration(wrapped, PAIRS, 50)
+    assert (through.slope, through.intercept, through.slice) == (held_out.slope, held_out.intercept, held_out.slice)
 
 
 def test_concept_max_stays_concept_max_around_the_calibrated_scorer() -> None:

@@ -46,6 +46,17 @@ def test_weights_share_the_mean_and_print_in_the_mapping(fixtures: Path) -> None
     np.testing.assert_allclose(EnsembleScorer(members, ["a", "b"], [6, 2]).score(EVENTS), ensemble.score(EVENTS))
 
 
+def test_held_out_scores_leave_events_out_of_the_members_that_counted_them(fixtures: Path) -> None:
+    ngram = NgramScorer(BigramCounts.from_triples(read_counts(fixtures / "ngram_triples.tsv")))
+    steep, shallow = _calibration(2.0, 1.0), _calibration(0.5, -3.0)
+    ensemble = EnsembleScorer([CalibratedScorer(ngram, steep), CalibratedScorer(ngram, shallow)], ["a", "b"], [3, 1])
+
+    left_out = ngram.held_out_score(EVENTS)
+    assert left_out[0] < ngram.score(EVENTS)[0]  # dog chase cat is counted
+    expected = (3 * (2.0 * left_out + 1.0) + (0.5 * left_out - 3.0)) / 4
+    np.testing.assert_allclose(ensemble.held_out_score(EVENTS), expected, rtol=1e-9)
+
+
 def test_a_weighted_spec_parses_prints_back_and_ships_under_a_portable_name(fixtures: Path) -> None:
     triples = fixtures / "ngram_triples.tsv"
     spec = parse_spec(f"ensemble:2*ngram:{triples}+resnik:{triples}+0.5*zero-shot")

@@ -11,8 +11,9 @@ from plausibility.triple import Triple
 
 @dataclass(frozen=True)
 class BigramCounts:
-    """Counts of (subject, verb) and (verb, object) pairs and of verbs, from counted triples."""
+    """Counts of (subject, verb) and (verb, object) pairs and of verbs, from counted triples (kept too)."""
 
+    triple: Mapping[Triple, int]
     subject_verb: Mapping[tuple[str, str], int]
     verb_object: Mapping[tuple[str, str], int]
     verb: Mapping[str, int]
@@ -30,7 +31,7 @@ class BigramCounts:
             verb[triple.verb] += count
         subjects = {subject for subject, _ in subject_verb}
         objects = {obj for _, obj in verb_object}
-        return cls(dict(subject_verb), dict(verb_object), dict(verb), len(subjects), len(objects))
+        return cls(dict(counts), dict(subject_verb), dict(verb_object), dict(verb), len(subjects), len(objects))
 
 
 class NgramScorer:
@@ -56,10 +57,24 @@ class NgramScorer:
 
     def score(self, triples: Sequence[Triple]) -> np.ndarray:
         """Natural-log `P(s, o | v)` of each triple; shape (len(triples),), input order."""
+        return self._log_probability(triples, np.zeros(len(triples)))
+
+    def held_out_score(self, triples: Sequence[Triple]) -> np.ndarray:
+        """`score` with each triple's own count taken out of its pair and verb counts (leave one out).
+
+        An event of the counts then scores as an event never seen would, which is what its calibration
+        must be fitted on: in-sample, every attested event of the calibration slice has its pairs counted,
+        and the map learnt from them is far too sure of unseen pairs. The numbers of distinct subjects and
+        objects are kept as they are.
+        """
+        return self._log_probability(triples, np.array([self.counts.triple.get(t, 0) for t in triples]))
+
+    def _log_probability(self, triples: Sequence[Triple], own: np.ndarray) -> np.ndarray:
+        """`log P(s, o | v)` from the counts less `own` (each triple's count to leave out)."""
         k, counts = self.k, self.counts
-        subject_verb = np.array([counts.subject_verb.get((t.subject, t.verb), 0) for t in triples], dtype=np.float64)
-        verb_object = np.array([counts.verb_object.get((t.verb, t.object), 0) for t in triples], dtype=np.float64)
-        verb = np.array([counts.verb.get(t.verb, 0) for t in triples], dtype=np.float64)
+        subject_verb = np.array([counts.subject_verb.get((t.subject, t.verb), 0) for t in triples]) - own
+        verb_object = np.array([counts.verb_object.get((t.verb, t.object), 0) for t in triples]) - own
+        verb = np.array([counts.verb.get(t.verb, 0) for t in triples]) - own
         with np.errstate(divide="ignore", invalid="ignore"):  # k = 0: log 0 = -inf, and 0 / 0 for unseen verbs
             subject = (subject_verb + k) / (verb + k * (counts.n_subjects + 1))
             obj = (verb_object + k) / (verb + k * (counts.n_objects + 1))

@@ -20,7 +20,7 @@ from scipy.special import expit
 from plausibility.corpus.artefacts import PAIR_COLUMNS, read_pairs
 from plausibility.errors import DataFormatError, PlausibilityError
 from plausibility.scoring.concept_max import ConceptMax
-from plausibility.scoring.protocols import AbstractionScorer, TripleScorer
+from plausibility.scoring.protocols import AbstractionScorer, TripleScorer, held_out_scores
 from plausibility.triple import Triple
 
 if TYPE_CHECKING:
@@ -141,9 +141,15 @@ def calibration_slice(pairs: Path, size: int, seed: int = 0) -> tuple[list[Tripl
 
 
 def fit_calibration(scorer: TripleScorer, pairs: Path, size: int, seed: int = 0) -> Calibration:
-    """Platt scaling of `scorer` on a seeded slice of training pairs (never the evaluation sets)."""
+    """Platt scaling of `scorer` on a seeded slice of training pairs (never the evaluation sets).
+
+    A scorer that can leave each event out of its counts is fitted on those held-out scores, and the
+    slice's description says so.
+    """
     triples, labels, description = calibration_slice(pairs, size, seed)
-    return fit_platt(scorer.score(triples), labels, description, scorer.to_probability)
+    if getattr(scorer, "held_out_score", None) is not None:
+        description += ", each event left out of any counts it is scored from"
+    return fit_platt(held_out_scores(scorer, triples), labels, description, scorer.to_probability)
 
 
 class CalibratedScorer:

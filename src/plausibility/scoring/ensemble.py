@@ -12,7 +12,7 @@ import numpy as np
 from scipy.special import expit, logit
 
 from plausibility.errors import PlausibilityError
-from plausibility.scoring.protocols import TripleScorer
+from plausibility.scoring.protocols import TripleScorer, held_out_scores
 from plausibility.triple import Triple
 
 # Probabilities are kept this far from 0 and 1 so that a saturated member gives finite log-odds.
@@ -51,16 +51,23 @@ class EnsembleScorer:
         shares = ", ".join(f"{name} ({weight:.3g})" for name, weight in zip(self.names, self.weights, strict=True))
         return "sigmoid of the weighted mean calibrated log-odds of " + shares
 
-    def member_log_odds(self, triples: Sequence[Triple]) -> np.ndarray:
-        """Each member's log-odds of each triple, shape (members, triples)."""
+    def member_log_odds(self, triples: Sequence[Triple], held_out: bool = False) -> np.ndarray:
+        """Each member's log-odds of each triple, shape (members, triples).
+
+        With `held_out`, a member that can leave an event out of its counts does (`held_out_scores`).
+        """
         rows = []
         for member in self.members:
-            probabilities = member.to_probability(member.score(triples))
-            rows.append(logit(np.clip(probabilities, _EPSILON, 1 - _EPSILON)))
+            scores = held_out_scores(member, triples) if held_out else member.score(triples)
+            rows.append(logit(np.clip(member.to_probability(scores), _EPSILON, 1 - _EPSILON)))
         return np.asarray(rows, dtype=np.float64).reshape(len(self.members), len(triples))
 
     def score(self, triples: Sequence[Triple]) -> np.ndarray:
         return self.weights @ self.member_log_odds(triples)
+
+    def held_out_score(self, triples: Sequence[Triple]) -> np.ndarray:
+        """`score` with each member's held-out scores, where it has them: what the ensemble is calibrated on."""
+        return self.weights @ self.member_log_odds(triples, held_out=True)
 
     def to_probability(self, scores: np.ndarray) -> np.ndarray:
         return expit(np.asarray(scores, dtype=np.float64))

@@ -34,6 +34,18 @@ class TripleScorer(Protocol):
         ...
 
 
+def held_out_scores(scorer: TripleScorer, triples: Sequence[Triple]) -> np.ndarray:
+    """`scorer.held_out_score(triples)` where the scorer has one, else `scorer.score(triples)`.
+
+    A scorer counted from the training triples (the n-gram) can score each event as if it had been left
+    out of its counts. Calibrations are fitted on those scores, so that they hold for events never seen.
+    The method is found by attribute, not by protocol, so a wrapper that reads attributes through to the
+    scorer it wraps (a CalibratedScorer) has it too.
+    """
+    held_out = getattr(scorer, "held_out_score", None)
+    return held_out(triples) if held_out is not None else scorer.score(triples)
+
+
 @runtime_checkable
 class AbstractionScorer(TripleScorer, Protocol):
     """A TripleScorer that also reads the senses of grid cells (a net given hypernym chains as input).
