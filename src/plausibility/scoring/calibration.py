@@ -183,11 +183,6 @@ class CalibratedScorer:
             return f"{self.scorer.probability_mapping} (not calibrated: {self._calibration})"
         return f"{self.calibration.describe()}, fitted on {self.calibration.slice}"
 
-    @property
-    def lexicon(self) -> object:
-        """The wrapped scorer's lexicon, so grids are laid out as they would be without calibration."""
-        return getattr(self.scorer, "lexicon", None)
-
     def __getattr__(self, name: str) -> object:
         if name in ("scorer", "_calibration"):  # not set yet (while unpickling or copying): no recursion
             raise AttributeError(name)
