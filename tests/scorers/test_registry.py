@@ -20,6 +20,7 @@ from plausibility.scoring.calibration import CalibratedScorer, uncalibrated
 from plausibility.scoring.causal import CausalLMScorer
 from plausibility.scoring.concept_max import ConceptMax
 from plausibility.scoring.masked import MaskedLMScorer
+from plausibility.triple import Triple
 
 WORDS = "the The a dog cat person bone air helium dentist eat breathe chase .".split()
 
@@ -88,6 +89,22 @@ def test_each_spec_form_builds_its_kind_of_scorer(
     around = own(f"conceptmax:{checkpoints['classifier'].path}")
     assert type(around) is ConceptMax and type(around.scorer) is NetScorer
     assert own(f"conceptmax:{checkpoints['concept_max'].path}").scorer.__class__ is NetScorer  # not twice
+
+
+def test_event_reads_a_concept_max_model_at_its_event_calibrated_on_its_own_scores(
+    fixtures: Path, checkpoints: dict[str, Saved], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path / "cache"))
+    path = checkpoints["concept_max"].path
+    events = [Triple("person", "breathe", "air"), Triple("rock", "eat", "sandwich")]
+    maximum, net = load_scorer(f"uncalibrated:{path}"), load_scorer(f"event:{path}")
+    assert type(net) is CalibratedScorer and type(net.scorer) is NetScorer
+    assert net.score(events).tolist() == maximum.scorer.score(events).tolist()  # the net's own, not the maximum
+    assert np.all(maximum.score(events) >= net.score(events))
+    assert net.calibration is not None and net.calibration != load_scorer(path).scorer.calibration
+    assert type(load_scorer(f"uncalibrated:event:{path}")) is NetScorer
+    ngram = f"ngram:{fixtures / 'ngram_triples.tsv'}"
+    assert load_scorer(f"event:{ngram}").score(events).tolist() == load_scorer(ngram).score(events).tolist()
 
 
 def test_bare_shipped_names_load_the_folders_under_data_models(

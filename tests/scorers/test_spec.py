@@ -31,13 +31,15 @@ def test_each_form_parses_to_its_kind(tmp_path: Path) -> None:
         "uncalibrated", inner=ScorerSpec("conceptmax", inner=ScorerSpec("checkpoint", "r.ckpt"))
     )
     assert parse_spec("conceptmax:roberta") == ScorerSpec("conceptmax", inner=ScorerSpec("shipped", "roberta"))
+    assert parse_spec("event:conceptmax") == ScorerSpec("event", inner=ScorerSpec("shipped", "conceptmax"))
 
 
 @pytest.mark.parametrize(
     "text",
     ["ngram", "ngram:a.tsv", "zero-shot", "zero-shot:gpt2@raw", "zero-shot:@pmi", "glove-mlp:g.ckpt", "x/last.ckpt",
      "roberta", "conceptmax", "conceptmax:uncalibrated:zero-shot:gpt2@masked", "ensemble:roberta+zero-shot",
-     "ensemble:conceptmax:ngram+zero-shot:gpt2@raw+conceptmax", "ensemble:roberta+4*zero-shot+0.5*ngram"],
+     "ensemble:conceptmax:ngram+zero-shot:gpt2@raw+conceptmax", "ensemble:roberta+4*zero-shot+0.5*ngram",
+     "event:conceptmax", "ensemble:event:conceptmax+2*ngram"],
 )
 def test_a_spec_prints_as_the_string_it_parses_from(text: str) -> None:
     assert str(parse_spec(text)) == text
@@ -47,7 +49,7 @@ def test_a_spec_prints_as_the_string_it_parses_from(text: str) -> None:
 def test_unknown_and_incomplete_forms_fail_in_one_line() -> None:
     known = (
         "<exported folder>, <path>.ckpt, conceptmax, conceptmax:<SPEC>, ensemble:[<W>*]<SPEC>+[<W>*]<SPEC>, "
-        "glove-mlp:<path>.ckpt, "
+        "event:<SPEC>, glove-mlp:<path>.ckpt, "
         "ngram[:<triples>], resnik[:<triples>], roberta, uncalibrated:<SPEC>, zero-shot[:<lm>][@<variant>]"
     )
     cases = {
@@ -57,6 +59,7 @@ def test_unknown_and_incomplete_forms_fail_in_one_line() -> None:
         "uncalibrated": (PlausibilityError, "uncalibrated needs the scorer to wrap, e.g. uncalibrated:zero-shot"),
         "uncalibrated:": (PlausibilityError, "uncalibrated needs the scorer to wrap, e.g. uncalibrated:zero-shot"),
         "conceptmax: ": (PlausibilityError, "conceptmax needs the scorer to wrap, e.g. conceptmax:zero-shot"),
+        "event": (PlausibilityError, "event needs the ConceptMax model to read at its event, e.g. event:conceptmax"),
         "conceptmax:nonsense": (UnknownNameError, f"unknown model 'nonsense'; known: {known}"),
         "glove-mlp": (
             ResourceMissingError,

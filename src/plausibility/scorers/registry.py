@@ -113,6 +113,8 @@ def build_scorer(spec: ScorerSpec, options: LoadOptions, calibrated: bool = True
 
     `conceptmax:` wraps the inner scorer, over its training lexicon (else the bundled one); the maximum of
     calibrated probabilities is the calibrated probability of the maximum, so calibrating inside is enough.
+    `event:` unwraps it again: the scorer inside a ConceptMax (a ConceptMax model's net), calibrated on its
+    own scores of events, since the model's calibration was fitted on its maxima.
     `ensemble:` averages its members' calibrated log-odds and is calibrated again as a whole (`uncalibrated:`
     keeps the mean's own sigmoid); its members are always calibrated, since their scales must agree.
     """
@@ -126,6 +128,12 @@ def build_scorer(spec: ScorerSpec, options: LoadOptions, calibrated: bool = True
 
         inner = build_scorer(spec.inner, options, calibrated)  # type: ignore[arg-type]
         return inner if isinstance(inner, ConceptMax) else ConceptMax(inner, lexicon_of(inner))
+    if spec.kind == "event":
+        from plausibility.scoring.concept_max import ConceptMax
+
+        inner = build_scorer(spec.inner, options, calibrated=False)  # type: ignore[arg-type]
+        scorer = inner.scorer if isinstance(inner, ConceptMax) else inner
+        return calibration.calibrated(str(spec), scorer) if calibrated else scorer
     scorer = FACTORIES[spec.kind](spec, options)
     return calibration.calibrated(str(spec), scorer) if calibrated else calibration.uncalibrated(scorer)
 

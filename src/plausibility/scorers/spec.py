@@ -5,8 +5,9 @@ The forms, tried in this order:
 - `ensemble:<SPEC>+<SPEC>[+...]`: the mean calibrated log-odds of the scorers named (split on `+` first, so
   `ensemble:conceptmax:zero-shot+roberta` has two members); a member written `<W>*<SPEC>` counts W times in
   the mean (`ensemble:roberta+2*zero-shot`: one third roberta, two thirds zero-shot);
-- `conceptmax:<SPEC>`, `uncalibrated:<SPEC>`: a wrapper around the scorer the inner SPEC names (every other
-  scorer's probabilities are Platt-calibrated; `uncalibrated:` keeps the scorer's own map of its scores);
+- `conceptmax:<SPEC>`, `uncalibrated:<SPEC>`, `event:<SPEC>`: a wrapper around the scorer the inner SPEC names
+  (every other scorer's probabilities are Platt-calibrated; `uncalibrated:` keeps the scorer's own map of its
+  scores; `event:` reads a ConceptMax model's net at the event alone, without the maximum over abstractions);
 - `roberta`, `conceptmax`: the model folder shipped under `data/models/<name>`;
 - `<path>.ckpt`: a checkpoint written by `plausibility fit`;
 - a folder written by `plausibility export` (one holding `model.safetensors`);
@@ -32,14 +33,16 @@ ScorerKind = Literal[
     "shipped",
     "conceptmax",
     "uncalibrated",
+    "event",
     "ensemble",
 ]
-# Names that take an argument after the first colon; `conceptmax` and `uncalibrated` take a whole SPEC.
+# Names that take an argument after the first colon; the wrappers take a whole SPEC.
 NAMED = ("ngram", "resnik", "zero-shot", "glove-mlp")
-WRAPPERS = ("conceptmax", "uncalibrated")
+WRAPPERS = ("conceptmax", "uncalibrated", "event")
 _WRAPPER_NEEDS = {
     "conceptmax": "conceptmax needs the scorer to wrap, e.g. conceptmax:zero-shot",
     "uncalibrated": "uncalibrated needs the scorer to wrap, e.g. uncalibrated:zero-shot",
+    "event": "event needs the ConceptMax model to read at its event, e.g. event:conceptmax",
 }
 # Bare names of the model folders shipped under data/models/.
 SHIPPED = ("roberta", "conceptmax")
@@ -49,6 +52,7 @@ FORMS = (
     "conceptmax",
     "conceptmax:<SPEC>",
     "ensemble:[<W>*]<SPEC>+[<W>*]<SPEC>",
+    "event:<SPEC>",
     "glove-mlp:<path>.ckpt",
     "ngram[:<triples>]",
     "resnik[:<triples>]",
@@ -70,7 +74,7 @@ class ScorerSpec:
         kind: the form (see the module docstring); `shipped` is a bare `roberta` or `conceptmax`.
         source: the file, folder, LM or shipped name the scorer is built from (None: the scorer's default).
         variant: the zero-shot formula (`raw`, `pmi`, `masked`); None picks it from the LM's kind.
-        inner: the SPEC a `conceptmax` or `uncalibrated` wrapper wraps.
+        inner: the SPEC a `conceptmax`, `uncalibrated` or `event` wrapper wraps.
         members: the SPECs an `ensemble` averages, in order.
         weights: each member's weight in that mean, aligned with `members` (empty: all 1).
     """
