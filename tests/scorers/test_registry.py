@@ -95,7 +95,7 @@ def test_event_reads_a_concept_max_model_at_its_event_calibrated_on_its_own_scor
     fixtures: Path, checkpoints: dict[str, Saved], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path / "cache"))
-    path = checkpoints["concept_max"].path
+    path = str(checkpoints["concept_max"].path)
     events = [Triple("person", "breathe", "air"), Triple("rock", "eat", "sandwich")]
     maximum, net = load_scorer(f"uncalibrated:{path}"), load_scorer(f"event:{path}")
     assert type(net) is CalibratedScorer and type(net.scorer) is NetScorer
