@@ -13,7 +13,7 @@ from plausibility.cli.report import parse_model
 from plausibility.corpus.artefacts import write_triples
 from plausibility.errors import PlausibilityError
 from plausibility.evaluation.datasets import load_plausibility_set
-from plausibility.evaluation.intervals import AucInterval, auc_interval, rank_auc
+from plausibility.evaluation.intervals import AucInterval, auc_difference_interval, auc_interval, rank_auc
 from plausibility.evaluation.results import (
     ConsistencyFigures,
     ModelRequest,
@@ -94,6 +94,23 @@ def test_auc_interval_is_reproducible_and_brackets_the_estimate() -> None:
     assert first.low < first.estimate < first.high
     assert 0.05 < first.high - first.low < 0.15  # about 4 standard errors of an AUC over 200 + 200 events
     assert auc_interval([1, 0, 1, 0], [0.3] * 4, np.random.default_rng(0)) == AucInterval(0.5, 0.5, 0.5)
+
+
+def test_a_paired_difference_interval_is_narrower_than_one_auc_and_flips_with_the_order() -> None:
+    rng = np.random.default_rng(1)
+    labels = np.repeat([1, 0], 200)
+    better = rng.normal(size=400) + 0.6 * labels
+    worse = better + np.random.default_rng(2).normal(size=400) * 0.8  # the same scorer with noise added
+    difference = auc_difference_interval(labels, better, worse, np.random.default_rng(7), n_resamples=300)
+    assert difference.estimate == pytest.approx(roc_auc_score(labels, better) - roc_auc_score(labels, worse))
+    assert 0 < difference.low < difference.estimate < difference.high
+    own = auc_interval(labels, better, np.random.default_rng(7), n_resamples=300)
+    # two independent AUCs' difference would be about 1.4 times as wide as one AUC's interval
+    assert difference.high - difference.low < own.high - own.low
+    flipped = auc_difference_interval(labels, worse, better, np.random.default_rng(7), n_resamples=300)
+    assert flipped.estimate == pytest.approx(-difference.estimate)
+    assert flipped.low == pytest.approx(-difference.high, abs=0.01) and flipped.high < 0
+    assert auc_difference_interval(labels, better, better, np.random.default_rng(0)) == AucInterval(0.0, 0.0, 0.0)
 
 
 def test_thesis_rows_are_found_by_model_name() -> None:

@@ -61,3 +61,38 @@ def auc_interval(
         rng=rng,
     )
     return AucInterval(estimate, float(result.confidence_interval.low), float(result.confidence_interval.high))
+
+
+def auc_difference_interval(
+    y_true: Sequence[int] | np.ndarray,
+    first: Sequence[float] | np.ndarray,
+    second: Sequence[float] | np.ndarray,
+    rng: np.random.Generator,
+    confidence: float = 0.95,
+    n_resamples: int = 1000,
+) -> AucInterval:
+    """AUC of `first` less AUC of `second` on the same events, with a paired percentile bootstrap interval.
+
+    Each resample draws events (within each class, as `auc_interval`) and keeps both scorers' scores of
+    each drawn event together, so the interval is that of the difference, far narrower than the two AUCs'
+    own intervals side by side when the scorers agree on most events. An interval that holds 0 says the
+    two are not told apart on these events.
+    """
+    estimate = roc_auc(y_true, first) - roc_auc(y_true, second)
+    labels = np.asarray(y_true)
+    scores = np.stack([np.asarray(first, dtype=np.float64), np.asarray(second, dtype=np.float64)])
+    if np.array_equal(scores[0], scores[1]):
+        return AucInterval(estimate, estimate, estimate)
+    result = bootstrap(
+        (scores[:, labels == 1], scores[:, labels == 0]),  # (2, events): columns resampled together
+        lambda p, n, axis: rank_auc(p[0], n[0]) - rank_auc(p[1], n[1]),
+        n_resamples=n_resamples,
+        confidence_level=confidence,
+        method="percentile",
+        vectorized=True,
+        paired=False,
+        axis=-1,
+        batch=200,
+        rng=rng,
+    )
+    return AucInterval(estimate, float(result.confidence_interval.low), float(result.confidence_interval.high))
