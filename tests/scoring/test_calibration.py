@@ -236,3 +236,20 @@ def test_a_rebuilt_training_set_is_fitted_afresh(tmp_path: Path, monkeypatch: py
     second = load_scorer("ngram").calibration
     assert len(list((tmp_path / "cache" / "calibration").iterdir())) == 2
     assert first.slice != second.slice
+
+
+def test_a_held_out_fit_is_cached_apart_from_an_in_sample_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from plausibility.scoring import calibration
+    from plausibility.scoring.calibration import calibration_for
+
+    monkeypatch.setattr(calibration, "DEFAULT_CALIBRATION_PAIRS", 50)  # the slice the tests above fit on
+    data = tmp_path / "data"
+    (data / "training").mkdir(parents=True)
+    (data / "PROVENANCE.md").write_text("copy\n")
+    pd.read_parquet(PAIRS).to_parquet(data / "training" / "pairs.parquet")
+    monkeypatch.setenv("PLAUSIBILITY_DATA", str(data))
+    monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path / "cache"))
+    in_sample = calibration_for("the same spec", WordLengthScorer())
+    held_out = calibration_for("the same spec", HalvedWhenHeldOut())
+    assert held_out.slope == pytest.approx(2 * in_sample.slope)
+    assert len(list((tmp_path / "cache" / "calibration").iterdir())) == 2

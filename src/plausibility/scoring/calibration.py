@@ -257,7 +257,8 @@ def calibration_for(spec: str, scorer: TripleScorer) -> Calibration:
         return Calibration.load(bundled)
     pairs = data_dir() / "training" / "pairs.parquet"
     stamps = [[p.stat().st_size, p.stat().st_mtime_ns] for p in (Path(spec), pairs) if p.exists()]
-    key = json.dumps([spec, *stamps, str(pairs), DEFAULT_CALIBRATION_PAIRS])
+    held_out = getattr(scorer, "held_out_score", None) is not None  # keyed apart from in-sample fits cached before
+    key = json.dumps([spec, *stamps, str(pairs), DEFAULT_CALIBRATION_PAIRS, *(["held out"] if held_out else [])])
     cached = cache_dir() / "calibration" / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.json"
     if cached.is_file():
         return Calibration.load(cached)
