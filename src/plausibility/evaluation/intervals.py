@@ -1,6 +1,6 @@
 """ROC-AUC with a bootstrapped confidence interval over events (pure functions on arrays)."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -49,18 +49,31 @@ def auc_interval(
     positives, negatives = scores[labels == 1], scores[labels == 0]
     if np.all(scores == scores[0]):
         return AucInterval(estimate, estimate, estimate)
+    low, high = _percentile_bounds((positives, negatives), rank_auc, rng, confidence, n_resamples)
+    return AucInterval(estimate, low, high)
+
+
+def _percentile_bounds(
+    samples: tuple[np.ndarray, np.ndarray],
+    statistic: Callable[[np.ndarray, np.ndarray], np.ndarray],
+    rng: np.random.Generator,
+    confidence: float,
+    n_resamples: int,
+) -> tuple[float, float]:
+    """Percentile bootstrap bounds of `statistic(positives, negatives)`, each class resampled along its last axis."""
     result = bootstrap(
-        (positives, negatives),
-        lambda p, n, axis: rank_auc(p, n),
+        samples,
+        lambda p, n, axis: statistic(p, n),
         n_resamples=n_resamples,
         confidence_level=confidence,
         method="percentile",
         vectorized=True,
         paired=False,
+        axis=-1,
         batch=200,  # resamples per vectorised call: bounds memory at 200 x the set size
         rng=rng,
     )
-    return AucInterval(estimate, float(result.confidence_interval.low), float(result.confidence_interval.high))
+    return float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
 def auc_difference_interval(
@@ -83,16 +96,11 @@ def auc_difference_interval(
     scores = np.stack([np.asarray(first, dtype=np.float64), np.asarray(second, dtype=np.float64)])
     if np.array_equal(scores[0], scores[1]):
         return AucInterval(estimate, estimate, estimate)
-    result = bootstrap(
-        (scores[:, labels == 1], scores[:, labels == 0]),  # (2, events): columns resampled together
-        lambda p, n, axis: rank_auc(p[0], n[0]) - rank_auc(p[1], n[1]),
-        n_resamples=n_resamples,
-        confidence_level=confidence,
-        method="percentile",
-        vectorized=True,
-        paired=False,
-        axis=-1,
-        batch=200,
-        rng=rng,
+    low, high = _percentile_bounds(
+        (scores[:, labels == 1], scores[:, labels == 0]),  # (2, events): an event's two scores drawn together
+        lambda p, n: rank_auc(p[0], n[0]) - rank_auc(p[1], n[1]),
+        rng,
+        confidence,
+        n_resamples,
     )
-    return AucInterval(estimate, float(result.confidence_interval.low), float(result.confidence_interval.high))
+    return AucInterval(estimate, low, high)
