@@ -59,8 +59,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     )
     parser.add_argument(
         "--model",
-        help="scorer SPEC (default: the shipped model with the highest mean valid AUC, or the zero-shot LM while it "
-        "is still better; `plausibility resources` prints the choice and its figures)",
+        help="scorer SPEC (default: whichever of the zero-shot LM, the shipped models and ensembles of them had the "
+        "highest mean valid AUC; `plausibility resources` prints the choice and its figures)",
     )
     parser.add_argument(
         "--explain",
