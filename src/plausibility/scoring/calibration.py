@@ -20,7 +20,7 @@ from scipy.special import expit
 from plausibility.corpus.artefacts import PAIR_COLUMNS, read_pairs
 from plausibility.errors import DataFormatError, PlausibilityError
 from plausibility.scoring.concept_max import ConceptMax
-from plausibility.scoring.protocols import AbstractionScorer, TripleScorer, held_out_scores
+from plausibility.scoring.protocols import AbstractionScorer, TripleScorer, can_hold_out, held_out_scores
 from plausibility.triple import Triple
 
 if TYPE_CHECKING:
@@ -147,7 +147,7 @@ def fit_calibration(scorer: TripleScorer, pairs: Path, size: int, seed: int = 0)
     slice's description says so.
     """
     triples, labels, description = calibration_slice(pairs, size, seed)
-    if getattr(scorer, "held_out_score", None) is not None:
+    if can_hold_out(scorer):
         description += ", each event left out of any counts it is scored from"
     return fit_platt(held_out_scores(scorer, triples), labels, description, scorer.to_probability)
 
@@ -257,8 +257,8 @@ def calibration_for(spec: str, scorer: TripleScorer) -> Calibration:
         return Calibration.load(bundled)
     pairs = data_dir() / "training" / "pairs.parquet"
     stamps = [[p.stat().st_size, p.stat().st_mtime_ns] for p in (Path(spec), pairs) if p.exists()]
-    held_out = getattr(scorer, "held_out_score", None) is not None  # keyed apart from in-sample fits cached before
-    key = json.dumps([spec, *stamps, str(pairs), DEFAULT_CALIBRATION_PAIRS, *(["held out"] if held_out else [])])
+    held_out = ["held out"] if can_hold_out(scorer) else []  # keyed apart from in-sample fits cached before
+    key = json.dumps([spec, *stamps, str(pairs), DEFAULT_CALIBRATION_PAIRS, *held_out])
     cached = cache_dir() / "calibration" / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.json"
     if cached.is_file():
         return Calibration.load(cached)

@@ -34,16 +34,19 @@ class TripleScorer(Protocol):
         ...
 
 
-def held_out_scores(scorer: TripleScorer, triples: Sequence[Triple]) -> np.ndarray:
-    """`scorer.held_out_score(triples)` where the scorer has one, else `scorer.score(triples)`.
+def can_hold_out(scorer: TripleScorer) -> bool:
+    """Whether `scorer` has a `held_out_score`: each event scored as if left out of the counts it was fitted on.
 
-    A scorer counted from the training triples (the n-gram) can score each event as if it had been left
-    out of its counts. Calibrations are fitted on those scores, so that they hold for events never seen.
-    The method is found by attribute, not by protocol, so a wrapper that reads attributes through to the
-    scorer it wraps (a CalibratedScorer) has it too.
+    A scorer counted from the training triples (the n-gram) can do so, and calibrations are fitted on those
+    scores, so that they hold for events never seen. The method is found by attribute, not by protocol, so
+    a wrapper that reads attributes through to the scorer it wraps (a CalibratedScorer) has it too.
     """
-    held_out = getattr(scorer, "held_out_score", None)
-    return held_out(triples) if held_out is not None else scorer.score(triples)
+    return getattr(scorer, "held_out_score", None) is not None
+
+
+def held_out_scores(scorer: TripleScorer, triples: Sequence[Triple]) -> np.ndarray:
+    """`scorer.held_out_score(triples)` where the scorer has one (`can_hold_out`), else `scorer.score(triples)`."""
+    return scorer.held_out_score(triples) if can_hold_out(scorer) else scorer.score(triples)  # type: ignore[attr-defined]
 
 
 @runtime_checkable
