@@ -6,11 +6,15 @@ for that lock file (so no other heavy job shares the cores) and is timed from wh
 The table (`results.md`, `results.csv` in `--out`) holds,
 for the final `last.ckpt` of each variant: its steps, the pairs seen (steps x batch size), the wall time of
 the `fit` command (model loading and validations included) and the valid AUCs that `fit` logged at that
-step. Reference runs already trained elsewhere (`--reference NAME=RUN_FOLDER`) are read, not trained.
+step, then the best validation (the step and AUCs of the checkpoint kept as best, by mean valid AUC).
+`--seed S` (repeatable) runs every variant once per seed (`--seed_everything=S --data.seed=S`, named
+`<variant>-seedS`), as seeds spread ConceptMax's valid AUC by a few hundredths. Reference runs already
+trained elsewhere (`--reference NAME=RUN_FOLDER`) are read, not trained.
 Only valid halves are used: choosing a recipe must not look at the test halves. `--trend NAME=RUN_FOLDER`
 tabulates every validation of a run instead (AUC against pairs seen).
 
     python scripts/recipe_study.py --reference roberta=runs/roberta --reference concept_max=runs/concept_max
+    python scripts/recipe_study.py --only concept_max-depth8 --only concept_max-depth6 --seed 0 --seed 1
 """
 
 import argparse
@@ -27,7 +31,10 @@ import torch
 import yaml
 
 CONFIGS = Path(__file__).parents[1] / "configs" / "models"
-COLUMNS = ("variant", "config", "overrides", "steps", "pairs_seen", "train_wall_s", "val_auc_pep3k", "val_auc_20q")
+COLUMNS = (
+    "variant", "config", "overrides", "steps", "pairs_seen", "train_wall_s", "val_auc_pep3k", "val_auc_20q",
+    "best_step", "best_val_auc_pep3k", "best_val_auc_20q",
+)
 
 
 @dataclass(frozen=True)
@@ -35,18 +42,44 @@ class Variant:
     name: str
     config: str
     overrides: tuple[str, ...]
+    family: str = ""  # the variant's name without its seed, which `--only` selects by
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "family", self.family or self.name)
 
 
-def variants(roberta_checkpoint: str) -> list[Variant]:
-    """The study's variants, in the order they are run."""
+def variants(roberta_checkpoint: str, seeds: list[int]) -> list[Variant]:
+    """The study's variants, in the order they are run; each once per seed when seeds are given."""
     init = f"--model.init_from={roberta_checkpoint}"
     linear = "--model.scheduler.init_args.decay=linear"
     nearby = "--model.abstraction_sampling=nearby"
-    return [
-        Variant("concept_max-init", "concept_max.yaml", (init,)),
-        Variant("concept_max-init-linear", "concept_max.yaml", (init, linear)),
-        Variant("concept_max-init-linear-nearby", "concept_max.yaml", (init, linear, nearby)),
+    thesis_depth = "--model.min_depth=4"
+
+    def depth(level: int) -> str:
+        return f"--model.min_depth={level}"
+
+    study = [
+        Variant("concept_max-init", "concept_max.yaml", (init, thesis_depth)),
+        Variant("concept_max-init-linear", "concept_max.yaml", (init, linear, thesis_depth)),
+        Variant("concept_max-init-linear-nearby", "concept_max.yaml", (init, linear, nearby, thesis_depth)),
         Variant("roberta-linear", "roberta.yaml", (linear,)),
+        # The grids' min depth (issue: the maximum is fooled by the most general abstractions), in training
+        # and evaluation alike, and the recipe options again at the chosen depth.
+        Variant("concept_max-depth4", "concept_max.yaml", (depth(4),)),
+        Variant("concept_max-depth6", "concept_max.yaml", (depth(6),)),
+        Variant("concept_max-depth8", "concept_max.yaml", (depth(8),)),
+        Variant("concept_max-depth10", "concept_max.yaml", (depth(10),)),
+        Variant("concept_max-depth8-linear", "concept_max.yaml", (depth(8), linear)),
+        Variant("concept_max-depth8-nearby", "concept_max.yaml", (depth(8), nearby)),
+    ]
+    if not seeds:
+        return study
+    return [
+        Variant(
+            f"{v.name}-seed{seed}", v.config, (*v.overrides, f"--seed_everything={seed}", f"--data.seed={seed}"), v.name
+        )
+        for v in study
+        for seed in seeds
     ]
 
 
@@ -60,10 +93,6 @@ def validations(run: Path) -> list[dict[str, float]]:
     if not rows:
         raise SystemExit(f"{logs[-1]}: no validation row with val/auc_pep3k and val/auc_20q")
     return [{"step": int(r["step"]), "pep3k": float(r["val/auc_pep3k"]), "20q": float(r["val/auc_20q"])} for r in rows]
-
-
-def final_validation(run: Path) -> dict[str, float]:
-    return validations(run)[-1]
 
 
 def write_trend(name: str, run: Path, out: Path) -> None:
@@ -87,7 +116,9 @@ def summary(name: str, config: str, overrides: str, run: Path, wall: float | Non
     steps = int(checkpoint["global_step"])
     saved = sorted(run.glob("logs/version_*/config.yaml"))
     batch = yaml.safe_load(saved[-1].read_text())["data"]["batch_size"] if saved else None
-    validation = final_validation(run)
+    every = validations(run)
+    validation = every[-1]
+    best = max(every, key=lambda row: row["pep3k"] + row["20q"])  # what the best checkpoint keeps
     # Lightning logs validation rows at global_step - 1 of the step that ran them.
     if validation["step"] + 1 != steps:
         raise SystemExit(f"{run}: the last validation is at step {validation['step'] + 1}, last.ckpt at {steps}")
@@ -100,6 +131,9 @@ def summary(name: str, config: str, overrides: str, run: Path, wall: float | Non
         "train_wall_s": f"{wall:.0f}" if wall is not None else "",
         "val_auc_pep3k": f"{validation['pep3k']:.4f}",
         "val_auc_20q": f"{validation['20q']:.4f}",
+        "best_step": best["step"] + 1,
+        "best_val_auc_pep3k": f"{best['pep3k']:.4f}",
+        "best_val_auc_20q": f"{best['20q']:.4f}",
     }
 
 
@@ -145,6 +179,9 @@ def main() -> None:
     parser.add_argument("--reference", action="append", default=[], help="NAME=RUN_FOLDER, read and not trained")
     parser.add_argument("--only", action="append", default=[], help="train only these variants (default: all)")
     parser.add_argument(
+        "--seed", action="append", type=int, default=[], help="run each variant with this seed (repeatable)"
+    )
+    parser.add_argument(
         "--trend", action="append", default=[], help="NAME=RUN_FOLDER: tabulate its every validation, then stop"
     )
     parser.add_argument(
@@ -161,9 +198,9 @@ def main() -> None:
     for reference in args.reference:
         name, _, folder = reference.partition("=")
         rows.append(summary(name, "(reference)", "", Path(folder), None))
-    for variant in variants(args.roberta_checkpoint):
+    for variant in variants(args.roberta_checkpoint, args.seed):
         folder = args.out / variant.name
-        if args.only and variant.name not in args.only:
+        if args.only and variant.family not in args.only:
             if not (folder / "wall_seconds").is_file():
                 continue
             wall = float((folder / "wall_seconds").read_text())  # trained by an earlier call
