@@ -9,7 +9,8 @@ the `fit` command (model loading and validations included) and the valid AUCs th
 step, then the best validation (the step and AUCs of the checkpoint kept as best, by mean valid AUC).
 `--seed S` (repeatable) runs every variant once per seed (`--seed_everything=S --data.seed=S`, named
 `<variant>-seedS`), as seeds spread ConceptMax's valid AUC by a few hundredths. Reference runs already
-trained elsewhere (`--reference NAME=RUN_FOLDER`) are read, not trained.
+trained elsewhere (`--reference NAME=RUN_FOLDER`) are read, not trained, and so is every variant an earlier call
+trained into `--out`: rerun a stopped study and only the missing variants are trained.
 Only valid halves are used: choosing a recipe must not look at the test halves. `--trend NAME=RUN_FOLDER`
 tabulates every validation of a run instead (AUC against pairs seen).
 
@@ -200,10 +201,10 @@ def main() -> None:
         rows.append(summary(name, "(reference)", "", Path(folder), None))
     for variant in variants(args.roberta_checkpoint, args.seed):
         folder = args.out / variant.name
-        if args.only and variant.family not in args.only:
-            if not (folder / "wall_seconds").is_file():
-                continue
-            wall = float((folder / "wall_seconds").read_text())  # trained by an earlier call
+        if (folder / "wall_seconds").is_file():
+            wall = float((folder / "wall_seconds").read_text())  # trained by an earlier call, which stopped after it
+        elif args.only and variant.family not in args.only:
+            continue
         else:
             wall = train(variant, args.out, args.lock)
         rows.append(summary(variant.name, variant.config, " ".join(variant.overrides), folder, wall))
