@@ -25,7 +25,7 @@ import os
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import torch
@@ -40,13 +40,21 @@ COLUMNS = (
 
 @dataclass(frozen=True)
 class Variant:
-    name: str
+    name: str  # what `--only` selects by, whatever the seed
     config: str
     overrides: tuple[str, ...]
-    family: str = ""  # the variant's name without its seed, which `--only` selects by
+    seed: int | None = None  # None: the config's own seeds
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "family", self.family or self.name)
+    @property
+    def run_name(self) -> str:
+        """The run folder's name under `--out`, and the variant's row in the table."""
+        return self.name if self.seed is None else f"{self.name}-seed{self.seed}"
+
+    @property
+    def arguments(self) -> tuple[str, ...]:
+        """The overrides given to `plausibility fit`, the seeds' included."""
+        seeds = () if self.seed is None else (f"--seed_everything={self.seed}", f"--data.seed={self.seed}")
+        return (*self.overrides, *seeds)
 
 
 def variants(roberta_checkpoint: str, seeds: list[int]) -> list[Variant]:
@@ -54,10 +62,11 @@ def variants(roberta_checkpoint: str, seeds: list[int]) -> list[Variant]:
     init = f"--model.init_from={roberta_checkpoint}"
     linear = "--model.scheduler.init_args.decay=linear"
     nearby = "--model.abstraction_sampling=nearby"
-    thesis_depth = "--model.min_depth=4"
 
     def depth(level: int) -> str:
         return f"--model.min_depth={level}"
+
+    thesis_depth = depth(4)
 
     study = [
         Variant("concept_max-init", "concept_max.yaml", (init, thesis_depth)),
@@ -73,15 +82,7 @@ def variants(roberta_checkpoint: str, seeds: list[int]) -> list[Variant]:
         Variant("concept_max-depth8-linear", "concept_max.yaml", (depth(8), linear)),
         Variant("concept_max-depth8-nearby", "concept_max.yaml", (depth(8), nearby)),
     ]
-    if not seeds:
-        return study
-    return [
-        Variant(
-            f"{v.name}-seed{seed}", v.config, (*v.overrides, f"--seed_everything={seed}", f"--data.seed={seed}"), v.name
-        )
-        for v in study
-        for seed in seeds
-    ]
+    return [replace(variant, seed=seed) for variant in study for seed in seeds] if seeds else study
 
 
 def validations(run: Path) -> list[dict[str, float]]:
@@ -140,10 +141,10 @@ def summary(name: str, config: str, overrides: str, run: Path, wall: float | Non
 
 def train(variant: Variant, out: Path, lock: Path | None) -> float:
     """Run `plausibility fit` for one variant (holding `lock`, if given); the wall seconds it took."""
-    folder = out / variant.name
+    folder = out / variant.run_name
     folder.mkdir(parents=True, exist_ok=True)
     config = CONFIGS / variant.config
-    command = [sys.executable, "-m", "plausibility", "fit", f"--config={config}", *variant.overrides]
+    command = [sys.executable, "-m", "plausibility", "fit", f"--config={config}", *variant.arguments]
     command += [f"--trainer.default_root_dir={folder}"]  # checkpoints and logs follow the run folder
     command += ["--trainer.enable_progress_bar=false"]
     environment = {**os.environ, "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS", "2")}
@@ -155,7 +156,8 @@ def train(variant: Variant, out: Path, lock: Path | None) -> float:
             done = subprocess.run(command, env=environment, stdout=log, stderr=subprocess.STDOUT)
         wall = time.monotonic() - start
     if done.returncode != 0:
-        raise SystemExit(f"{variant.name}: plausibility fit failed (exit {done.returncode}); see {folder / 'fit.log'}")
+        failed = f"plausibility fit failed (exit {done.returncode})"
+        raise SystemExit(f"{variant.run_name}: {failed}; see {folder / 'fit.log'}")
     (folder / "wall_seconds").write_text(f"{wall:.1f}\n")
     return wall
 
@@ -200,14 +202,14 @@ def main() -> None:
         name, _, folder = reference.partition("=")
         rows.append(summary(name, "(reference)", "", Path(folder), None))
     for variant in variants(args.roberta_checkpoint, args.seed):
-        folder = args.out / variant.name
+        folder = args.out / variant.run_name
         if (folder / "wall_seconds").is_file():
             wall = float((folder / "wall_seconds").read_text())  # trained by an earlier call, which stopped after it
-        elif args.only and variant.family not in args.only:
+        elif args.only and variant.name not in args.only:
             continue
         else:
             wall = train(variant, args.out, args.lock)
-        rows.append(summary(variant.name, variant.config, " ".join(variant.overrides), folder, wall))
+        rows.append(summary(variant.run_name, variant.config, " ".join(variant.arguments), folder, wall))
         write_table(rows, args.out)
     write_table(rows, args.out)
 
