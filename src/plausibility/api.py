@@ -10,7 +10,7 @@ from plausibility.corpus.artefacts import TRIPLE_COLUMNS
 from plausibility.devices import DType
 from plausibility.errors import PlausibilityError
 from plausibility.query.batch import BatchResult, score_table
-from plausibility.query.explain import Explanation, explain
+from plausibility.query.explain import Explanation, at_min_depth, explain
 from plausibility.query.triple_files import triple_problem
 from plausibility.scorers import default_scorer
 from plausibility.scorers import load_scorer as _build_scorer
@@ -74,9 +74,13 @@ class Scorer:
         """Scores mapped into [0, 1] by the scorer's `probability_mapping`."""
         return self.to_probability(self.score(triples))
 
-    def explain(self, triples: Iterable[TripleLike], top: int = 3) -> list[Explanation]:
-        """The abstraction of each event's grid that scores highest, with the best `top` of them."""
-        return explain(self.scorer, as_triples(triples), top=top)
+    def explain(self, triples: Iterable[TripleLike], top: int = 3, min_depth: int | None = None) -> list[Explanation]:
+        """The abstraction of each event's grid that scores highest, with the best `top` of them.
+
+        `min_depth` lays the grids out from hypernyms at least that deep (default: the scorer's lexicon's);
+        a ConceptMax then takes its maximum over those grids too, so its score is the best one listed.
+        """
+        return explain(at_min_depth(self.scorer, min_depth), as_triples(triples), top=top, min_depth=min_depth)
 
     def score_file(
         self, source: Path | str, output: Path | str, batch_size: int = 4096, skip_invalid: bool = False

@@ -89,3 +89,40 @@ def test_only_concept_max_always_explains_and_only_trained_scorers_flag_unseen_w
     assert not always_explains(ngram) and always_explains(wrapped)
     assert coverage_flags(ngram).training_nouns is None and coverage_flags(wrapped).training_nouns is None
     assert coverage_flags(ngram).flags(Triple("dog", "eat", "qwzxy")) == ["object-not-in-wordnet"]
+
+
+def test_min_depth_lays_the_grid_out_from_deeper_hypernyms_only(ngram) -> None:  # noqa: ANN001
+    event = Triple("dentist", "eat", "apple")
+    shallow = explain(ngram, [event], top=1000, min_depth=4)[0]
+    deep = explain(ngram, [event], top=1000, min_depth=8)[0]
+    deep_concepts = {concept for cell, _ in deep.top for concept in (cell.subject, cell.object)}
+    assert all(concept.depth >= 8 or concept.text in ("dentist", "apple") for concept in deep_concepts)
+    assert {cell for cell, _ in deep.top} < {cell for cell, _ in shallow.top}
+    assert deep.probability == pytest.approx(shallow.probability)  # the event itself is scored the same
+
+
+def test_a_concept_max_at_another_min_depth_scores_what_its_explanation_says(ngram) -> None:  # noqa: ANN001
+    from plausibility.query.explain import at_min_depth
+
+    event = Triple("dentist", "eat", "apple")
+    wrapped = ConceptMax(ngram, grid_source(ngram)[1])
+    deep = at_min_depth(wrapped, 8)
+    assert deep.lexicon.min_depth == 8 and at_min_depth(ngram, 8) is ngram and at_min_depth(wrapped, None) is wrapped
+    best = explain(deep, [event])[0].best_probability
+    assert deep.to_probability(deep.score([event]))[0] == pytest.approx(best)
+    assert best == pytest.approx(explain(ngram, [event], min_depth=8)[0].best_probability)
+
+
+def test_cli_min_depth_narrows_the_explanation(fixtures: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    spec = f"ngram:{fixtures / 'ngram_triples.tsv'}"
+    listed = {}
+    for depth in ("4", "8"):
+        command = ["score", "dentist", "eat", "apple", "--model", spec, "--explain", "--top", "1000", "--json"]
+        assert main([*command, "--min-depth", depth]) == 0
+        listed[depth] = {entry["abstraction"] for entry in json.loads(capsys.readouterr().out)["explanation"]["top"]}
+    assert "dentist eat apple" in listed["8"] and listed["8"] < listed["4"]
+    with pytest.raises(SystemExit) as raised:
+        main(["score", "dentist", "eat", "apple", "--model", spec, "--min-depth", "0"])
+    assert raised.value.code == 2

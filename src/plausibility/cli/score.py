@@ -28,6 +28,7 @@ _EPILOG = """examples:
   plausibility score person breathe air
   plausibility score person breathe air --json
   plausibility score dentist breathe helium --model conceptmax:zero-shot
+  plausibility score dentist breathe helium --explain --min-depth 4
   plausibility score --input triples.tsv --output scores.parquet --model ngram --skip-invalid --explain
   printf 'person\tbreathe\tair\n' | plausibility -q score --input - --output - --format jsonl
   plausibility score --input triples.tsv --output scores.tsv --device cuda --dtype bfloat16 --batch-size 256
@@ -68,6 +69,13 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         help="also give the abstraction that scores highest (always on for conceptmax:<SPEC>)",
     )
     parser.add_argument("--top", type=int, default=3, help="abstractions listed by --explain for one triple")
+    parser.add_argument(
+        "--min-depth",
+        type=positive_int,
+        metavar="N",
+        help="lay out the abstraction grids (those --explain searches, and a conceptmax:<SPEC>'s maximum) from "
+        "hypernyms at least N levels below WordNet's root (default: the model's own; the thesis's is 4)",
+    )
     parser.add_argument("--input", type=Path, help="table of triples to score (- reads stdin)")
     parser.add_argument(
         "--output", type=Path, help="where to write the scored table (format from its suffix; - writes stdout)"
@@ -164,18 +172,18 @@ def _plain(value: object) -> object:
 def run(args: argparse.Namespace) -> int:
     from plausibility.query.batch import score_triples
     from plausibility.query.coverage import coverage_flags
-    from plausibility.query.explain import ExplanationColumns, always_explains, explain
+    from plausibility.query.explain import ExplanationColumns, always_explains, at_min_depth, explain
 
     _check(args)
     model = args.model or default_scorer()
-    scorer = load_scorer(model, **load_options(args))
+    scorer = at_min_depth(load_scorer(model, **load_options(args)), args.min_depth)
     explaining = args.explain or always_explains(scorer)
     flags = coverage_flags(scorer)
     if args.input is not None:
-        return _score_file(args, scorer, [flags, ExplanationColumns(scorer)] if explaining else [flags])
+        return _score_file(args, scorer, [flags, ExplanationColumns(scorer, args.min_depth)] if explaining else [flags])
     triple = Triple(*(word.strip().lower() for word in args.words))
     scores = score_triples(scorer, [triple]).assign(**flags([triple]))
-    explanation = explain(scorer, [triple], top=args.top)[0] if explaining else None
+    explanation = explain(scorer, [triple], top=args.top, min_depth=args.min_depth)[0] if explaining else None
     if args.json:
         record = {str(column): _plain(value) for column, value in scores.iloc[0].items()}
         record.update(model=model, probability_mapping=scorer.probability_mapping)

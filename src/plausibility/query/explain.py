@@ -30,11 +30,23 @@ class Explanation:
     object_in_wordnet: bool
 
 
-def grid_source(scorer: TripleScorer) -> tuple[TripleScorer, TrainingLexicon]:
-    """The scorer whose grid is searched (ConceptMax's wrapped one) and the lexicon that lays it out."""
-    if isinstance(scorer, ConceptMax):
-        return scorer.scorer, scorer.lexicon
-    return scorer, lexicon_of(scorer)
+def grid_source(scorer: TripleScorer, min_depth: int | None = None) -> tuple[TripleScorer, TrainingLexicon]:
+    """The scorer whose grid is searched (ConceptMax's wrapped one) and the lexicon that lays it out.
+
+    `min_depth` overrides the lexicon's own (`lexicon_of`); None keeps it.
+    """
+    inner = scorer.scorer if isinstance(scorer, ConceptMax) else scorer
+    return inner, lexicon_of(scorer, min_depth=min_depth)
+
+
+def at_min_depth(scorer: TripleScorer, min_depth: int | None) -> TripleScorer:
+    """A ConceptMax taking its maximum over grids of another min depth; any other scorer as it is.
+
+    With this, what ConceptMax scores and what `explain` lists for it come from the same grids.
+    """
+    if min_depth is None or not isinstance(scorer, ConceptMax):
+        return scorer
+    return scorer.rebuilt(lexicon=lexicon_of(scorer, min_depth=min_depth))
 
 
 def always_explains(scorer: TripleScorer) -> bool:
@@ -42,9 +54,15 @@ def always_explains(scorer: TripleScorer) -> bool:
     return isinstance(scorer, ConceptMax)
 
 
-def explain(scorer: TripleScorer, triples: Sequence[Triple], top: int = 3) -> list[Explanation]:
-    """Score every abstraction of each event once (deduplicated across events) and rank them, input order."""
-    inner, lexicon = grid_source(scorer)
+def explain(
+    scorer: TripleScorer, triples: Sequence[Triple], top: int = 3, min_depth: int | None = None
+) -> list[Explanation]:
+    """Score every abstraction of each event once (deduplicated across events) and rank them, input order.
+
+    `min_depth` lays the grids out with another min depth than the scorer's lexicon has (give a ConceptMax
+    through `at_min_depth` first, so its own score uses the same grids).
+    """
+    inner, lexicon = grid_source(scorer, min_depth)
     scored, _ = score_grids(inner, lexicon.abstractor.grids(triples))
     explanations = []
     for scored_grid in scored:
@@ -70,11 +88,12 @@ def explain(scorer: TripleScorer, triples: Sequence[Triple], top: int = 3) -> li
 class ExplanationColumns:
     """An annotator adding the arg-max abstraction of each triple and its probability to a scored table."""
 
-    def __init__(self, scorer: TripleScorer) -> None:
+    def __init__(self, scorer: TripleScorer, min_depth: int | None = None) -> None:
         self.scorer = scorer
+        self.min_depth = min_depth
 
     def __call__(self, triples: Sequence[Triple]) -> dict[str, list[object]]:
-        explanations = explain(self.scorer, triples, top=1)
+        explanations = explain(self.scorer, triples, top=1, min_depth=self.min_depth)
         return {
             "abstraction": [str(e.best) for e in explanations],
             "abstraction_probability": [e.best_probability for e in explanations],
