@@ -253,3 +253,25 @@ def test_a_held_out_fit_is_cached_apart_from_an_in_sample_one(tmp_path: Path, mo
     held_out = calibration_for("the same spec", HalvedWhenHeldOut())
     assert held_out.slope == pytest.approx(2 * in_sample.slope)
     assert len(list((tmp_path / "cache" / "calibration").iterdir())) == 2
+
+
+def test_a_replaced_shipped_model_is_fitted_afresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from plausibility.scoring import calibration
+    from plausibility.scoring.calibration import calibration_for
+
+    monkeypatch.setattr(calibration, "DEFAULT_CALIBRATION_PAIRS", 50)
+    data = tmp_path / "data"
+    (data / "training").mkdir(parents=True)
+    (data / "models" / "shipped").mkdir(parents=True)
+    (data / "PROVENANCE.md").write_text("copy\n")
+    pd.read_parquet(PAIRS).to_parquet(data / "training" / "pairs.parquet")
+    monkeypatch.setenv("PLAUSIBILITY_DATA", str(data))
+    monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path / "cache"))
+    weights = data / "models" / "shipped" / "model.safetensors"
+    weights.write_bytes(b"first")
+    calibration_for("ensemble:shipped+ngram", WordLengthScorer())
+    calibration_for("ensemble:shipped+ngram", WordLengthScorer())  # read from the cache
+    assert len(list((tmp_path / "cache" / "calibration").iterdir())) == 1
+    weights.write_bytes(b"a retrained model")  # what an upgrade of the package does
+    calibration_for("ensemble:shipped+ngram", WordLengthScorer())
+    assert len(list((tmp_path / "cache" / "calibration").iterdir())) == 2

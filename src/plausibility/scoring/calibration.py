@@ -244,8 +244,10 @@ def calibration_for(spec: str, scorer: TripleScorer) -> Calibration:
     """The Platt calibration of SPEC's scorer: shipped with the package, cached from an earlier fit, or fitted now.
 
     A fit is cached under the cache folder, keyed by the SPEC (and, for a SPEC that is a file or folder,
-    its size and modification time, so a retrained checkpoint is calibrated afresh) and by the pairs file
-    it was fitted on, with its size and modification time (a rebuilt training set is fitted afresh). A model
+    its size and modification time, so a retrained checkpoint is calibrated afresh), by the weights of the
+    shipped models (a named SPEC such as `ensemble:conceptmax+ngram` may hold one, and an upgrade may replace
+    it) and by the pairs file it was fitted on, with its size and modification time (a rebuilt training set
+    is fitted afresh). A model
     trained on the bundled pairs has seen part of the slice; an exported folder's own calibration says how much.
     """
     import hashlib
@@ -256,7 +258,8 @@ def calibration_for(spec: str, scorer: TripleScorer) -> Calibration:
     if bundled.is_file():
         return Calibration.load(bundled)
     pairs = data_dir() / "training" / "pairs.parquet"
-    stamps = [[p.stat().st_size, p.stat().st_mtime_ns] for p in (Path(spec), pairs) if p.exists()]
+    shipped = sorted((data_dir() / "models").glob("*/model.safetensors"))
+    stamps = [[p.stat().st_size, p.stat().st_mtime_ns] for p in (Path(spec), pairs, *shipped) if p.exists()]
     held_out = ["held out"] if can_hold_out(scorer) else []  # keyed apart from in-sample fits cached before
     key = json.dumps([spec, *stamps, str(pairs), DEFAULT_CALIBRATION_PAIRS, *held_out])
     cached = cache_dir() / "calibration" / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.json"
