@@ -81,6 +81,8 @@ def variants(roberta_checkpoint: str, seeds: list[int]) -> list[Variant]:
         Variant("concept_max-depth10", "concept_max.yaml", (depth(10),)),
         Variant("concept_max-depth8-linear", "concept_max.yaml", (depth(8), linear)),
         Variant("concept_max-depth8-nearby", "concept_max.yaml", (depth(8), nearby)),
+        # The chosen recipe (depth 8, linear decay: the default config) over twice the steps, the decay stretched.
+        Variant("concept_max-depth8-linear-800", "concept_max.yaml", (depth(8), linear, "--trainer.max_steps=800")),
     ]
     return [replace(variant, seed=seed) for variant in study for seed in seeds] if seeds else study
 
