@@ -27,3 +27,11 @@ def test_lieder_table_escapes_the_bars_of_comparison_names() -> None:
 
     row = ComparisonResult("p(sg|pos_neg)>p(sg|pos_pos)", "test", {}, {}, 48, 0.5, 0.4, 0.6, 0.84)
     assert _lieder_markdown([row]).splitlines()[-1] == "| p(sg\\|pos_neg)>p(sg\\|pos_pos) | 0.50 | 0.84 |"
+
+
+def test_the_demo_explains_over_the_thesis_grids_by_default() -> None:
+    from plausibility.cli import build_parser
+
+    args = build_parser().parse_args(["demo"])
+    assert DemoSettings().explain_min_depth == args.explain_min_depth == 4
+    assert build_parser().parse_args(["demo", "--explain-min-depth", "6"]).explain_min_depth == 6

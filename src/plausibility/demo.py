@@ -32,6 +32,8 @@ class DemoSettings:
         steps: optimiser steps of the quick ConceptMax run (batch `batch_size` pairs).
         consistency_events: events sampled (seeded) from each test half for CCΔ / LER.
         lieder_limit: LIEDER items per condition (None: all 576 texts of the base experiment).
+        explain_min_depth: the min depth of the grids the example queries are explained over (the thesis's
+            4): at the model's own depth 8 they hold no abstraction above the queries' words.
         load: where and how the trained model and the causal LM are loaded for scoring (training itself
             runs as its config says, on the CPU).
     """
@@ -42,6 +44,7 @@ class DemoSettings:
     consistency_events: int = 200
     lieder_limit: int | None = None
     queries: Sequence[Triple] = EXAMPLE_QUERIES
+    explain_min_depth: int = 4
     seed: int = 0
     load: LoadOptions = DEFAULT_OPTIONS
 
@@ -117,7 +120,7 @@ def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> Demo
     from plausibility.minimal_pairs.suite_report import write_suite_report
     from plausibility.minimal_pairs.suite_runner import run_suite
     from plausibility.models.training import run_lightning
-    from plausibility.query.explain import explain, grid_source
+    from plausibility.query.explain import at_min_depth, explain, grid_source
     from plausibility.scorers import load_scorer
     from plausibility.scorers.registry import LM_BATCH_SIZE
     from plausibility.scoring import load_lm_scorer
@@ -144,7 +147,7 @@ def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> Demo
         write_results_report(Report(models, report_settings), requests, output / "evaluation")
 
     with _stage("explain example queries", seconds, say):
-        concept_max = load_scorer(requests[0].spec, **options)
+        concept_max = at_min_depth(load_scorer(requests[0].spec, **options), settings.explain_min_depth)
         explanations = explain(concept_max, list(settings.queries), top=3)
         inner, lexicon = grid_source(concept_max)
         scored, _ = score_grids(inner, lexicon.abstractor.grids([settings.queries[0]]))
@@ -171,7 +174,8 @@ def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> Demo
         "## Consistency across abstractions (lower is better)",
         consistency_markdown(models),
         f"Events: a seeded sample of {settings.consistency_events} of each test half. {CONSISTENCY_NOTE}",
-        "## Why events are plausible (ConceptMax's arg-max abstraction)",
+        f"## Why events are plausible (ConceptMax's arg-max abstraction over grids of min depth "
+        f"{settings.explain_min_depth})",
         *(
             f"- **{e.event}**: {e.probability:.3f}; explained by **{e.best}** ({e.best_probability:.3f}); "
             f"best: {', '.join(f'{t} ({p:.3f})' for t, p in e.top)}"

@@ -4,7 +4,7 @@ import argparse
 import logging
 from pathlib import Path
 
-from plausibility.cli.arguments import add_load_options, load_options
+from plausibility.cli.arguments import add_load_options, load_options, positive_int
 from plausibility.errors import PlausibilityError
 
 
@@ -29,6 +29,14 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         help="events per test half for CCΔ / LER (default: %(default)s)",
     )
     parser.add_argument("--lieder-limit", type=int, help="LIEDER items per condition (default: all)")
+    parser.add_argument(
+        "--explain-min-depth",
+        type=positive_int,
+        metavar="N",
+        default=defaults.explain_min_depth,
+        help="min depth of the grids the queries are explained over (default: %(default)s, the thesis's; the model's "
+        "own is deeper, and leaves them no abstraction above their words)",
+    )
     add_load_options(parser, "triples or texts per forward pass when scoring (default: each model's own)")
     parser.set_defaults(run=run)
 
@@ -45,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
         steps=args.steps,
         consistency_events=args.consistency_events,
         lieder_limit=args.lieder_limit,
+        explain_min_depth=args.explain_min_depth,
         load=LoadOptions(**options),
     )
     result = run_demo(settings, say=logging.getLogger(__name__).info)
