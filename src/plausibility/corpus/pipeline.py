@@ -156,13 +156,14 @@ def extract_corpus(
     return Extraction(triples_path, manifest_path, sentences, steps, parsed, len(planned) - parsed)
 
 
-def write_training_pairs(folder: Path, seed: int = 0) -> Path:
+def write_training_pairs(folder: Path, seed: int = 0, smoothing: float = 1.0) -> Path:
     """Expand `folder/triples.parquet` to one row per occurrence, add seeded pseudo-negatives.
 
-    Writes `folder/pairs.parquet` and records the seed and pair count in `folder/manifest.json`.
+    Writes `folder/pairs.parquet` and records the seed, the smoothing exponent of the negatives' unigrams
+    (`sample_negatives`) and the pair count in `folder/manifest.json`.
     """
     events = expand(read_triples(folder / TRIPLES_FILE))
-    negatives = sample_negatives(events, np.random.default_rng(seed))
+    negatives = sample_negatives(events, np.random.default_rng(seed), smoothing)
     pairs_path = folder / PAIRS_FILE
     write_pairs(pairs_path, events, negatives)
     manifest_path = folder / MANIFEST_FILE
@@ -171,7 +172,10 @@ def write_training_pairs(folder: Path, seed: int = 0) -> Path:
         "seed": seed,
         "pairs": len(events),
         "perturbations": list(PERTURBATIONS),
-        "distribution": "position-wise unigram over the filtered, capped occurrences",
+        "distribution": "position-wise unigram over the filtered, capped occurrences"
+        + ("" if smoothing == 1 else f", each frequency raised to the power {smoothing} and renormalised"),
     }
+    if smoothing != 1:
+        manifest["negatives"]["smoothing"] = smoothing
     write_json(manifest_path, manifest)
     return pairs_path
