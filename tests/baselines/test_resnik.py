@@ -127,6 +127,29 @@ def test_batched_scores_equal_the_definition_on_every_triple() -> None:
     assert scorer.object.row("eat")["tool"] < 0  # the avoided class is really in play
 
 
+def test_held_out_score_equals_a_refit_without_the_triple() -> None:
+    # The same toy data as above: every triple's held-out score is its score under a fit on the other counts.
+    chains = {**TOY, "pear": [["entity", "food", "pear.n.01"]], "rock": []}
+    counts = {Triple("cook", "eat", "apple"): 3, Triple("bat", "eat", "knife"): 1, Triple("cook", "use", "knife"): 4}
+    counts |= {Triple("bat", "use", "bat"): 2, Triple("cook", "see", "bread"): 1, Triple("knife", "see", "bat"): 1}
+    counts |= {Triple("cook", "eat", "bread"): 2, Triple("rock", "eat", "apple"): 1, Triple("cook", "use", "bat"): 1}
+    sense_chains = lambda noun: chains.get(noun, [])  # noqa: E731
+    scorer = ResnikScorer.fit(counts, sense_chains)
+    unseen = [Triple("cook", "eat", "pear"), Triple("bat", "fly", "apple")]
+    for triple in [*counts, *unseen]:
+        others = {other: count for other, count in counts.items() if other != triple}
+        expected = ResnikScorer.fit(others, sense_chains).score([triple])
+        np.testing.assert_allclose(scorer.held_out_score([triple]), expected, rtol=0, atol=1e-12, err_msg=str(triple))
+    np.testing.assert_allclose(scorer.held_out_score(unseen), scorer.score(unseen))
+    assert scorer.held_out_score([Triple("bat", "eat", "knife")])[0] < scorer.score([Triple("bat", "eat", "knife")])[0]
+
+
+def test_resnik_is_calibrated_on_held_out_scores() -> None:
+    from plausibility.scoring.protocols import can_hold_out
+
+    assert can_hold_out(ResnikScorer.fit({Triple("cook", "eat", "apple"): 1}, toy_chains))
+
+
 def test_resnik_spec_reads_a_triples_file_and_scores_with_wordnet(tmp_path: Path) -> None:
     path = tmp_path / "triples.tsv"
     path.write_text("subject\tverb\tobject\tcount\nperson\teat\tapple\t3\nperson\teat\tbread\t2\ndog\tchase\tcat\t4\n")

@@ -40,12 +40,17 @@ class SlotAssociation:
         classes: class name -> column of `association`.
         association: (n_verbs, n_classes) sparse `A(v, c)`; an absent entry has `P(c|v) = 0`, hence `A = 0`.
         strength: verb -> selectional preference strength `S(v)` in nats.
+        frequencies: (n_verbs, n_classes) sparse `f(v, c)` the association was estimated from.
+        verb_totals: `f(v)` by row; class_totals: `f(c)` by column; `N` is `verb_totals.sum()`.
     """
 
     verbs: dict[str, int]
     classes: dict[str, int]
     association: sparse.csr_array
     strength: dict[str, float]
+    frequencies: sparse.csr_array
+    verb_totals: np.ndarray
+    class_totals: np.ndarray
 
     def _entries(self, verb: str) -> tuple[np.ndarray, np.ndarray]:
         """The verb's stored columns (sorted: canonical CSR) and their associations."""
@@ -87,6 +92,34 @@ class SlotAssociation:
             scores[indices] = np.maximum.reduceat(dense[np.concatenate(arguments)], starts)
             dense[stored] = 0.0
         return scores
+
+    def held_out_maximum(self, verb: str, chains: Sequence[Sequence[str]], count: int) -> float:
+        """`plausibility` as if `count` occurrences of (verb, this argument) had never been counted.
+
+        The verb's row is estimated again from `f(v, c)`, `f(v)`, `f(c)` and `N`, each less the argument's
+        shares; every other verb is untouched, so this equals refitting on counts without those occurrences.
+        """
+        if verb not in self.verbs:
+            return 0.0
+        row = self.verbs[verb]
+        start, stop = self.frequencies.indptr[row], self.frequencies.indptr[row + 1]
+        stored = self.frequencies.indices[start:stop]
+        shares = {self.classes[name]: share for name, share in class_shares(chains).items() if name in self.classes}
+        own = count * np.array([shares.get(column, 0.0) for column in stored])
+        joint = self.frequencies.data[start:stop] - own
+        total = self.verb_totals[row] - (count if shares else 0)
+        seen = joint > 1e-9 * max(total, 1.0)  # a class left with no count is absent, as in a refit
+        if total <= 0 or not seen.any():
+            return 0.0
+        prior = (self.class_totals[stored[seen]] - own[seen]) / (self.verb_totals.sum() - (count if shares else 0))
+        conditional = joint[seen] / total
+        terms = conditional * np.log(conditional / prior)
+        strength = terms.sum()
+        if strength <= MIN_STRENGTH:
+            return 0.0
+        association = dict(zip(stored[seen].tolist(), (terms / strength).tolist(), strict=True))
+        columns = self.columns(chains)
+        return max((association.get(int(column), 0.0) for column in columns), default=0.0)
 
     def plausibility(self, verb: str, chains: Sequence[Sequence[str]]) -> float:
         """`max A(v, c)` over every class on any chain of the argument; 0 without evidence (see `fit_slot`)."""
@@ -137,7 +170,17 @@ def fit_slot(counts: Iterable[tuple[str, str, int]], sense_chains: SenseChains) 
     values = terms[preferring] / strength[rows]
     association = sparse.csr_array((values, (rows, columns)), shape=(len(verbs), len(classes)))
     association.sort_indices()
-    return SlotAssociation(verbs, classes, association, {verb: float(strength[row]) for verb, row in verbs.items()})
+    joint = sparse.csr_array(frequencies)
+    joint.sort_indices()
+    return SlotAssociation(
+        verbs,
+        classes,
+        association,
+        {verb: float(strength[row]) for verb, row in verbs.items()},
+        joint,
+        verb_totals,
+        np.asarray(frequencies.sum(axis=0)).ravel(),
+    )
 
 
 class ResnikScorer:
@@ -151,14 +194,22 @@ class ResnikScorer:
 
     probability_mapping = "sigmoid of the summed subject and object selectional associations"
 
-    def __init__(self, subject: SlotAssociation, object: SlotAssociation, sense_chains: SenseChains) -> None:
+    def __init__(
+        self,
+        subject: SlotAssociation,
+        object: SlotAssociation,
+        sense_chains: SenseChains,
+        counts: Mapping[Triple, int],
+    ) -> None:
         """Args:
         subject: association of each verb with its subjects' classes.
         object: association of each verb with its objects' classes.
         sense_chains: the classes of any noun, including nouns never seen in training.
+        counts: the triple counts both slots were fitted on (for `held_out_score`).
         """
         self.subject = subject
         self.object = object
+        self.counts = counts
         self.sense_chains = cache(lambda noun: tuple(tuple(chain) for chain in sense_chains(noun)))
         # noun -> the columns of its classes in each slot, looked up once per noun
         self._subject_columns: dict[str, np.ndarray] = {}
@@ -169,7 +220,7 @@ class ResnikScorer:
         """Estimate both slots from triple counts."""
         subjects = ((triple.verb, triple.subject, count) for triple, count in counts.items())
         objects = ((triple.verb, triple.object, count) for triple, count in counts.items())
-        return cls(fit_slot(subjects, sense_chains), fit_slot(objects, sense_chains), sense_chains)
+        return cls(fit_slot(subjects, sense_chains), fit_slot(objects, sense_chains), sense_chains, counts)
 
     def _slot_scores(
         self, slot: SlotAssociation, known: dict[str, np.ndarray], verbs: Sequence[str], nouns: Sequence[str]
@@ -182,6 +233,23 @@ class ResnikScorer:
         verbs = [triple.verb for triple in triples]
         subjects = self._slot_scores(self.subject, self._subject_columns, verbs, [t.subject for t in triples])
         return subjects + self._slot_scores(self.object, self._object_columns, verbs, [t.object for t in triples])
+
+    def held_out_score(self, triples: Sequence[Triple]) -> np.ndarray:
+        """`score` with each triple's own occurrences left out of both slots' counts (leave one out).
+
+        An attested event of the calibration slice then scores as an event never counted would, which is
+        what the calibration must be fitted on (as the n-gram's is). A triple not in the counts scores as
+        `score` has it; each verb's row is estimated again per triple, so this is for slices, not whole sets.
+        """
+        scores = np.zeros(len(triples))
+        for index, triple in enumerate(triples):
+            own = self.counts.get(triple, 0)
+            if not own:
+                scores[index] = self.score([triple])[0]
+                continue
+            subject = self.subject.held_out_maximum(triple.verb, self.sense_chains(triple.subject), own)
+            scores[index] = subject + self.object.held_out_maximum(triple.verb, self.sense_chains(triple.object), own)
+        return scores
 
     def to_probability(self, scores: np.ndarray) -> np.ndarray:
         return 1.0 / (1.0 + np.exp(-np.asarray(scores, dtype=np.float64)))
