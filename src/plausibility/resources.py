@@ -68,6 +68,15 @@ def data_dir() -> Path:
     raise ResourceMissingError("vendored data folder not found; set PLAUSIBILITY_DATA to the project's data/ folder")
 
 
+def resolve_data_path(path: str) -> Path:
+    """`path` itself if it exists, else the same path inside the vendored data folder."""
+    given = Path(path)
+    resolved = given if given.exists() or given.is_absolute() else data_dir() / given
+    if not resolved.is_file():
+        raise ResourceMissingError(f"{path}: no such file; build the training pairs first or pass --data.pairs")
+    return resolved
+
+
 def configs_dir() -> Path:
     """The shipped YAML configs: the source checkout's `configs/`, or the copy an installed wheel carries."""
     package = Path(__file__).resolve().parent

@@ -15,7 +15,7 @@ from plausibility.models.components.classifier import TripleClassifier
 from plausibility.models.components.concept_inject import ConceptInjectClassifier
 from plausibility.models.export import export_model
 from plausibility.models.scorer import NetScorer, SenseNetScorer
-from plausibility.scorers.trained import NETS, load_trained, load_trained_module
+from plausibility.scorers.trained import NETS, load_trained, load_trained_scorer
 from plausibility.scoring.concept_max import ConceptMax
 
 
@@ -83,10 +83,23 @@ def test_a_pickled_object_is_never_unpickled(tmp_path: Path) -> None:
 
 def test_options_choose_the_dtype_and_batch_size(checkpoints: dict[str, Saved]) -> None:
     saved = checkpoints["classifier"]
-    module = load_trained_module(saved.path, LoadOptions(device="cpu", dtype="bfloat16", batch_size=1))
-    assert {parameter.dtype for parameter in module.parameters()} == {torch.bfloat16}
-    assert module.eval_batch_size == 1 and module.device == torch.device("cpu")
-    scorer = module.scorer()
+    scorer = load_trained_scorer(saved.path, LoadOptions(device="cpu", dtype="bfloat16", batch_size=1))
+    assert {parameter.dtype for parameter in scorer.net.parameters()} == {torch.bfloat16}
+    assert {parameter.device for parameter in scorer.net.parameters()} == {torch.device("cpu")}
+    assert scorer.batch_size == 1 and not scorer.net.training
     np.testing.assert_allclose(scorer.score(TRIPLES), saved.scores, atol=0.05)
     one_at_a_time = load_trained(saved.path, LoadOptions(batch_size=1)).score(TRIPLES)
     np.testing.assert_allclose(one_at_a_time, saved.scores, rtol=1e-5, atol=1e-6)
+
+
+def test_scoring_a_trained_model_never_imports_lightning(checkpoints: dict[str, Saved]) -> None:
+    import subprocess
+    import sys
+
+    # A fresh interpreter: this one has Lightning loaded by the fixtures that trained the models.
+    code = (
+        "import sys; from plausibility.scorers import load_scorer; "
+        f"load_scorer({str(checkpoints['concept_max'].path)!r}).score([]); print('lightning' in sys.modules)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"

@@ -2,7 +2,6 @@
 
 from collections.abc import Sequence
 from functools import cached_property
-from pathlib import Path
 from typing import NamedTuple
 
 import lightning as L
@@ -10,10 +9,10 @@ import torch
 from torch.utils.data import DataLoader, Dataset
 
 from plausibility.corpus.artefacts import PAIR_COLUMNS, read_pairs
-from plausibility.errors import DataFormatError, ResourceMissingError
+from plausibility.errors import DataFormatError
 from plausibility.evaluation.datasets import DatasetName, load_plausibility_set
 from plausibility.models.resumable_loader import ResumableLoader, ResumableSampler
-from plausibility.resources import data_dir
+from plausibility.resources import resolve_data_path
 from plausibility.triple import Triple
 
 
@@ -67,15 +66,6 @@ def _collate_pairs(items: Sequence[tuple[Triple, Triple]]) -> PairBatch:
 
 def _collate_events(items: Sequence[tuple[str, int, Triple, int]]) -> EventBatch:
     return EventBatch(items[0][0], [i for _, i, _, _ in items], [t for _, _, t, _ in items], [y for *_, y in items])
-
-
-def resolve_data_path(path: str) -> Path:
-    """`path` itself if it exists, else the same path inside the vendored data folder."""
-    given = Path(path)
-    resolved = given if given.exists() or given.is_absolute() else data_dir() / given
-    if not resolved.is_file():
-        raise ResourceMissingError(f"{path}: no such file; build the training pairs first or pass --data.pairs")
-    return resolved
 
 
 class PairsDataModule(L.LightningDataModule):

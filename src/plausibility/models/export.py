@@ -37,7 +37,7 @@ from plausibility.models.model_folder import (
     LEXICON_ARGS,
     WEIGHTS,
 )
-from plausibility.scorers.trained import load_trained_module
+from plausibility.scorers.trained import load_trained_scorer
 from plausibility.scoring.calibration import (
     Calibration,
     calibrate,
@@ -96,7 +96,7 @@ def checkpoint_of(source: str | Path) -> Path:
 
 def run_record(checkpoint: Path) -> RunRecord:
     """Batch size, pairs and training time from the run folder `runs/<name>/checkpoints/<file>.ckpt` sits in."""
-    from plausibility.models.datamodule import resolve_data_path
+    from plausibility.resources import resolve_data_path
 
     folder = checkpoint.resolve().parent.parent if checkpoint.resolve().parent.name == "checkpoints" else None
     versions = sorted(folder.glob("logs/version_*"), key=lambda p: p.stat().st_mtime) if folder else []
@@ -247,7 +247,7 @@ def export_model(
         }
         (staging / LEXICON).write_text(json.dumps(lexicon, indent=1) + "\n", encoding="utf-8")
         # Everything below is measured on the weights as exported (fp16, read back into float32).
-        scorer = load_trained_module(staging).scorer()
+        scorer = load_trained_scorer(staging)
         auc, scores = _evaluate(scorer, seed) if evaluate else ({}, {})
         calibration = fit_calibration(scorer, pairs_path, calibration_pairs, seed) if calibration_pairs else None
         valid_ece = {}

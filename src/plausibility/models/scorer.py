@@ -8,12 +8,15 @@ import torch
 from torch import nn
 
 from plausibility.lexicon.training_lexicon import TrainingLexicon
+from plausibility.scoring.concept_max import ConceptMax
+from plausibility.scoring.protocols import TripleScorer
 from plausibility.triple import Triple
 
 if TYPE_CHECKING:
     from plausibility.lexicon.abstractions import Abstraction
 
 Item = TypeVar("Item")
+DEFAULT_BATCH_SIZE = 256  # triples per forward pass when a model names none
 
 
 class NetScorer:
@@ -21,7 +24,9 @@ class NetScorer:
 
     probability_mapping = "sigmoid of the logit"
 
-    def __init__(self, net: nn.Module, batch_size: int = 256, lexicon: TrainingLexicon | None = None) -> None:
+    def __init__(
+        self, net: nn.Module, batch_size: int = DEFAULT_BATCH_SIZE, lexicon: TrainingLexicon | None = None
+    ) -> None:
         """Args:
         net: the net, on any device; it is put in eval mode while scoring.
         batch_size: triples per forward pass.
@@ -65,7 +70,26 @@ class SenseNetScorer(NetScorer):
         return self._logits(abstractions, str, self.net.featurize_abstractions)
 
 
-def net_scorer(net: nn.Module, batch_size: int = 256, lexicon: TrainingLexicon | None = None) -> NetScorer:
+def net_scorer(
+    net: nn.Module, batch_size: int = DEFAULT_BATCH_SIZE, lexicon: TrainingLexicon | None = None
+) -> NetScorer:
     """The scorer of a net: one that passes grid cells' senses to nets that read them."""
     kind = SenseNetScorer if hasattr(net, "featurize_abstractions") else NetScorer
     return kind(net, batch_size=batch_size, lexicon=lexicon)
+
+
+def net_lexicon(net: nn.Module, vocabulary: Sequence[str] | None, **settings: object) -> TrainingLexicon:
+    """The lexicon of a net's training nouns (`settings`: min_depth, wsd), attached to a net that reads senses.
+
+    Attach before loading trained weights: ConceptInject's synset embeddings are sized from the lexicon.
+    """
+    lexicon = TrainingLexicon(tuple(vocabulary) if vocabulary else None, **settings)
+    if hasattr(net, "attach_lexicon"):
+        net.attach_lexicon(lexicon)
+    return lexicon
+
+
+def trained_scorer(net: nn.Module, lexicon: TrainingLexicon, abstractions: int, batch_size: int) -> TripleScorer:
+    """A trained net as a scorer: its logits, or ConceptMax's maximum where it was trained with abstractions."""
+    scorer = net_scorer(net, batch_size=batch_size, lexicon=lexicon)
+    return ConceptMax(scorer, lexicon) if abstractions else scorer

@@ -13,13 +13,10 @@ from torch import nn
 
 from plausibility.errors import IncompatibleCheckpointError
 from plausibility.evaluation.metrics import roc_auc
-from plausibility.lexicon.training_lexicon import TrainingLexicon
 from plausibility.models.abstraction_sampling import SamplingScheme, sample_cells
-from plausibility.models.components.concept_inject import ConceptInjectClassifier
 from plausibility.models.datamodule import EventBatch, PairBatch
 from plausibility.models.schedules import WarmupDecay
-from plausibility.models.scorer import net_scorer
-from plausibility.scoring.concept_max import ConceptMax
+from plausibility.models.scorer import DEFAULT_BATCH_SIZE, net_lexicon, trained_scorer
 from plausibility.scoring.protocols import TripleScorer
 from plausibility.triple import Triple
 
@@ -45,7 +42,7 @@ class PlausibilityModule(L.LightningModule):
         abstraction_sampling: SamplingScheme = "uniform",
         min_depth: int = 4,
         wsd: Literal["mfs", "gloss"] = "mfs",
-        eval_batch_size: int = 256,
+        eval_batch_size: int = DEFAULT_BATCH_SIZE,
         seed: int = 0,
         optimizer: OptimizerCallable = torch.optim.AdamW,
         scheduler: LRSchedulerCallable | None = None,
@@ -75,9 +72,7 @@ class PlausibilityModule(L.LightningModule):
         # is what `plausibility.scorers.trained` rebuilds the model from.
         self.save_hyperparameters()
         self.net = net
-        self.lexicon = TrainingLexicon(tuple(vocabulary) if vocabulary else None, min_depth, wsd)
-        if isinstance(net, ConceptInjectClassifier):
-            net.attach_lexicon(self.lexicon)
+        self.lexicon = net_lexicon(net, vocabulary, min_depth=min_depth, wsd=wsd)
         self.abstractions = abstractions
         self.abstraction_sampling = abstraction_sampling
         self.eval_batch_size = eval_batch_size
@@ -91,8 +86,7 @@ class PlausibilityModule(L.LightningModule):
 
     def scorer(self) -> TripleScorer:
         """The model as a TripleScorer: logits of the net, or ConceptMax's maximum over abstractions."""
-        scorer = net_scorer(self.net, batch_size=self.eval_batch_size, lexicon=self.lexicon)
-        return ConceptMax(scorer, self.lexicon) if self.abstractions else scorer
+        return trained_scorer(self.net, self.lexicon, self.abstractions, self.eval_batch_size)
 
     def training_logits(self, triples: list[Triple]) -> torch.Tensor:
         """Training-time logits of events, shape (n,); ConceptMax's LogSumExp over sampled abstractions."""

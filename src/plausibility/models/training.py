@@ -13,11 +13,11 @@ from lightning.fabric.utilities.exceptions import MisconfigurationException
 from lightning.pytorch.cli import LightningArgumentParser, LightningCLI
 
 from plausibility.errors import DataFormatError, PlausibilityError, ResourceMissingError
-from plausibility.models.datamodule import PairsDataModule, resolve_data_path
+from plausibility.models.datamodule import PairsDataModule
 from plausibility.models.run_folder import place_in_run_folder, refuse_reuse, run_root
 from plausibility.models.system import PlausibilityModule
 from plausibility.progress import shown
-from plausibility.resources import configs_dir, shipped_model_configs
+from plausibility.resources import configs_dir, resolve_data_path, shipped_model_configs
 
 # The LightningCLI subcommands `plausibility` offers.
 STAGES = ("fit", "validate", "test")

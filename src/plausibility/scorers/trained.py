@@ -5,7 +5,6 @@ and `plausibility.models.model_folder` read them without unpickling, and this mo
 scorer. The net class a file names is looked up in `NETS`, so a file never picks code to run.
 """
 
-import warnings
 from pathlib import Path
 
 import torch
@@ -18,7 +17,7 @@ from plausibility.models.checkpoint import net_state_dict, read_checkpoint
 from plausibility.models.components.classifier import TripleClassifier
 from plausibility.models.components.concept_inject import ConceptInjectClassifier
 from plausibility.models.model_folder import CALIBRATION, read_model_folder
-from plausibility.models.system import PlausibilityModule
+from plausibility.models.scorer import DEFAULT_BATCH_SIZE, net_lexicon, trained_scorer
 from plausibility.scoring.calibration import Calibration, calibrate
 from plausibility.scoring.protocols import TripleScorer
 
@@ -31,7 +30,6 @@ def _class_path(net: type[nn.Module]) -> str:
 NETS: dict[str, type[nn.Module]] = {
     _class_path(net): net for net in (TripleClassifier, ConceptInjectClassifier, GloveMlpNet)
 }
-_SYSTEM_ARGS = ("vocabulary", "abstractions", "min_depth", "wsd", "eval_batch_size")
 
 
 def _is_float(value: object) -> bool:
@@ -53,52 +51,49 @@ def net_class(source: str, hparams: dict) -> type[nn.Module]:
     return net
 
 
-def build_module(
+def build_scorer(
     source: str,
     hparams: dict,
     net_state: dict[str, torch.Tensor],
     options: LoadOptions = DEFAULT_OPTIONS,
     expect: type[nn.Module] | None = None,
-) -> PlausibilityModule:
-    """The trained system from its saved hyperparameters and its net's weights, in eval mode.
+) -> TripleScorer:
+    """The trained model's scorer from its saved hyperparameters and its net's weights, in eval mode.
 
     Weights of any floating dtype (an export's fp16) load into float32 parameters, which then move to the
-    options' device (the CPU by default) and dtype. With `expect`, a net of another class is refused.
+    options' device (the CPU by default) and dtype. With `expect`, a net of another class is refused. The
+    training system (a Lightning module) is not built: scoring needs only the net and its lexicon, and
+    Lightning alone takes seconds to import.
     """
     net = net_class(source, hparams)
     if expect is not None and net is not expect:
         raise DataFormatError(f"{source}: holds a {net.__name__} net, not a {expect.__name__}; give one trained so")
     net = net(**hparams["net"].get("init_args", {}))
-    arguments = {name: hparams[name] for name in _SYSTEM_ARGS if name in hparams}
-    if options.batch_size is not None:
-        arguments["eval_batch_size"] = options.batch_size
-    with warnings.catch_warnings():
-        # Outside `plausibility fit` the net reaches the system as a module; nothing is saved from here.
-        warnings.filterwarnings("ignore", message="Attribute 'net' is an instance of `nn.Module`")
-        module = PlausibilityModule(net=net, **arguments)
+    settings = {name: hparams[name] for name in ("min_depth", "wsd") if name in hparams}
+    lexicon = net_lexicon(net, hparams.get("vocabulary"), **settings)
     try:
         # Not every entry is a tensor: GloVe+MLP keeps its vocabulary as the net's extra state.
-        module.net.load_state_dict(
-            {name: value.float() if _is_float(value) else value for name, value in net_state.items()}
-        )
+        net.load_state_dict({name: value.float() if _is_float(value) else value for name, value in net_state.items()})
     except RuntimeError as error:
         raise DataFormatError(
             f"{source}: weights do not fit the configured net ({str(error).splitlines()[0]})"
         ) from error
-    return module.to(device=options.torch_device("cpu"), dtype=options.torch_dtype()).eval()
+    net = net.to(device=options.torch_device("cpu"), dtype=options.torch_dtype()).eval()
+    batch_size = options.batch_size or hparams.get("eval_batch_size") or DEFAULT_BATCH_SIZE
+    return trained_scorer(net, lexicon, hparams.get("abstractions", 0), batch_size)
 
 
-def load_trained_module(
+def load_trained_scorer(
     path: str | Path, options: LoadOptions = DEFAULT_OPTIONS, expect: type[nn.Module] | None = None
-) -> PlausibilityModule:
-    """The trained system of a checkpoint (`*.ckpt`) or an exported folder, in eval mode."""
+) -> TripleScorer:
+    """The uncalibrated scorer of a checkpoint (`*.ckpt`) or an exported folder, in eval mode."""
     source = str(path)
     if Path(path).is_dir():  # read_model_folder says what an exported folder lacks
         hparams, weights = read_model_folder(path)
-        return build_module(source, hparams, weights, options, expect)
+        return build_scorer(source, hparams, weights, options, expect)
     checkpoint = read_checkpoint(source)
     hparams = checkpoint.get("hyper_parameters", {})
-    return build_module(source, hparams, net_state_dict(source, checkpoint), options, expect)
+    return build_scorer(source, hparams, net_state_dict(source, checkpoint), options, expect)
 
 
 def load_trained(
@@ -108,7 +103,7 @@ def load_trained(
 
     An exported folder's scorer is calibrated where the folder holds a calibration.
     """
-    scorer = load_trained_module(path, options, expect).scorer()
+    scorer = load_trained_scorer(path, options, expect)
     calibration = Path(path) / CALIBRATION
     if Path(path).is_dir() and calibration.is_file():
         return calibrate(scorer, Calibration.load(calibration))
