@@ -11,14 +11,9 @@ from rich.console import Console
 from plausibility import __version__
 from plausibility.cli.arguments import add_load_options, load_options
 from plausibility.errors import PlausibilityError
-from plausibility.minimal_pairs.readers import data_sha256
 from plausibility.minimal_pairs.registry import METRICS
-from plausibility.minimal_pairs.score_table import read_scores, write_scores
 from plausibility.minimal_pairs.suite_config import available_suites, load_suite
-from plausibility.minimal_pairs.suite_report import results_table, write_suite_report
-from plausibility.minimal_pairs.suite_runner import run_suite
 from plausibility.resources import DEFAULT_CAUSAL_LM
-from plausibility.scorers.registry import LM_BATCH_SIZE
 
 EPILOG = """examples:
   plausibility pairs lieder --experiment base --output outputs/lieder-base
@@ -77,6 +72,14 @@ def _values(text: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Scoring and reporting load SciPy and pandas: imported here, so `plausibility --help` and the other
+    # commands start without them.
+    from plausibility.minimal_pairs.readers import data_sha256
+    from plausibility.minimal_pairs.score_table import read_scores, write_scores
+    from plausibility.minimal_pairs.suite_report import results_table, write_suite_report
+    from plausibility.minimal_pairs.suite_runner import run_suite
+    from plausibility.scorers.registry import LM_BATCH_SIZE
+
     if args.limit is not None and args.limit < 1:
         raise PlausibilityError(f"--limit must be a positive number of items, got {args.limit}")
     options = load_options(args) if args.scores is None else {}  # a missing device fails before any reading
