@@ -105,13 +105,14 @@ class SlotAssociation:
         start, stop = self.frequencies.indptr[row], self.frequencies.indptr[row + 1]
         stored = self.frequencies.indices[start:stop]
         shares = {self.classes[name]: share for name, share in class_shares(chains).items() if name in self.classes}
+        removed = count if shares else 0  # a noun in no class was never counted in this slot
         own = count * np.array([shares.get(column, 0.0) for column in stored])
         joint = self.frequencies.data[start:stop] - own
-        total = self.verb_totals[row] - (count if shares else 0)
+        total = self.verb_totals[row] - removed
         seen = joint > 1e-9 * max(total, 1.0)  # a class left with no count is absent, as in a refit
         if total <= 0 or not seen.any():
             return 0.0
-        prior = (self.class_totals[stored[seen]] - own[seen]) / (self.verb_totals.sum() - (count if shares else 0))
+        prior = (self.class_totals[stored[seen]] - own[seen]) / (self.verb_totals.sum() - removed)
         conditional = joint[seen] / total
         terms = conditional * np.log(conditional / prior)
         strength = terms.sum()
@@ -241,14 +242,12 @@ class ResnikScorer:
         what the calibration must be fitted on (as the n-gram's is). A triple not in the counts scores as
         `score` has it; each verb's row is estimated again per triple, so this is for slices, not whole sets.
         """
-        scores = np.zeros(len(triples))
+        scores = self.score(triples)  # what a triple never counted keeps
         for index, triple in enumerate(triples):
-            own = self.counts.get(triple, 0)
-            if not own:
-                scores[index] = self.score([triple])[0]
-                continue
-            subject = self.subject.held_out_maximum(triple.verb, self.sense_chains(triple.subject), own)
-            scores[index] = subject + self.object.held_out_maximum(triple.verb, self.sense_chains(triple.object), own)
+            if own := self.counts.get(triple, 0):
+                subject = self.subject.held_out_maximum(triple.verb, self.sense_chains(triple.subject), own)
+                obj = self.object.held_out_maximum(triple.verb, self.sense_chains(triple.object), own)
+                scores[index] = subject + obj
         return scores
 
     def to_probability(self, scores: np.ndarray) -> np.ndarray:
