@@ -21,3 +21,16 @@ def test_a_report_without_models_adds_the_shipped_folders_and_the_opt_in_lms(
     assert [request.spec for request in default_models()] == [
         "ngram", "resnik", "zero-shot", "zero-shot:gemma-3-270m", "conceptmax"
     ]
+
+
+def test_the_command_line_starts_without_the_evaluation_libraries() -> None:
+    import subprocess
+    import sys
+
+    # A fresh interpreter: building every command's parser loads no scikit-learn, torch or Lightning.
+    code = (
+        "import sys; from plausibility.cli import build_parser; build_parser(); "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'sklearn', 'torch', 'lightning'}))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"

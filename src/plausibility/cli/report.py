@@ -4,6 +4,7 @@ import argparse
 import functools
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
@@ -11,17 +12,17 @@ from rich.table import Table
 from plausibility.cli.arguments import BATCH_HELP, add_load_options, load_options, positive_int
 from plausibility.errors import PlausibilityError
 from plausibility.evaluation.datasets import DATASET_TITLES, DATASETS, SPLITS
-from plausibility.evaluation.results import ModelRequest, Report, ReportSettings, build_report
-from plausibility.evaluation.results_report import write_results_report
-from plausibility.evaluation.saved_results import SavedResults
-from plausibility.scorers import load_scorer
+
+if TYPE_CHECKING:  # the report's modules (scikit-learn with them) load when it runs, not at every command's start
+    from plausibility.evaluation.results import ModelRequest, Report
 
 # Baselines that need no training; each is skipped, with the reason in the report, when it cannot load.
 DEFAULT_BASELINES = ("ngram", "resnik", "zero-shot")
 
 
-def default_models() -> list[ModelRequest]:
+def default_models() -> "list[ModelRequest]":
     """What a report without --model measures: the baselines, the shipped models, and every opt-in LM installed."""
+    from plausibility.evaluation.results import ModelRequest
     from plausibility.models.model_folder import is_model_folder
     from plausibility.resources import data_dir, installed_opt_in_lms
     from plausibility.scorers.spec import SHIPPED
@@ -39,11 +40,13 @@ def _count(value: str) -> int | None:
     return int(value)
 
 
-def parse_model(text: str) -> ModelRequest:
+def parse_model(text: str) -> "ModelRequest":
     """`LABEL=SPEC` or a bare `SPEC`, labelled by itself or, for a checkpoint, by its run folder.
 
     A label holds no `/` or `:`, so checkpoint names such as `epoch=1-step=500.ckpt` stay whole SPECs.
     """
+    from plausibility.evaluation.results import ModelRequest
+
     label, equals, spec = text.partition("=")
     if equals and not re.search(r"[/:\\]", label) and not Path(text).exists():
         if not (label.strip() and spec.strip()):
@@ -110,11 +113,13 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.set_defaults(run=run)
 
 
-def run_checkpoints(runs: Path) -> list[ModelRequest]:
+def run_checkpoints(runs: Path) -> "list[ModelRequest]":
     """One checkpoint per run folder: the best one kept by its ModelCheckpoint, else `last.ckpt`.
 
     Any net's checkpoint is its own SPEC; one that cannot load is skipped with the loader's reason.
     """
+    from plausibility.evaluation.results import ModelRequest
+
     requests = []
     for folder in sorted(path for path in runs.glob("*/checkpoints") if path.is_dir()):
         candidates = sorted(folder.glob("*.ckpt"), key=lambda path: (path.name == "last.ckpt", path.name))
@@ -123,7 +128,7 @@ def run_checkpoints(runs: Path) -> list[ModelRequest]:
     return requests
 
 
-def _print(report: Report) -> None:
+def _print(report: "Report") -> None:
     table = Table(title="AUC (test half in brackets: the thesis's figure)")
     table.add_column("model")
     for dataset in DATASETS:
@@ -145,6 +150,11 @@ def _print(report: Report) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from plausibility.evaluation.results import ReportSettings, build_report
+    from plausibility.evaluation.results_report import write_results_report
+    from plausibility.evaluation.saved_results import SavedResults
+    from plausibility.scorers import load_scorer
+
     load = functools.partial(load_scorer, **load_options(args))
     requests = [parse_model(text) for text in args.model or []]
     optional = [] if args.model else default_models()
