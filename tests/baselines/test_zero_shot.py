@@ -99,11 +99,27 @@ def test_causal_raw_and_pmi_equal_direct_computations(causal_lm: CausalLMScorer)
         assert pmi_score == pytest.approx(expected - nouns, abs=1e-4)
 
 
+def test_pmi_passive_adds_the_subject_read_after_verb_and_object(causal_lm: CausalLMScorer) -> None:
+    pmi = ZeroShotScorer(causal_lm, "pmi").score(TRIPLES)
+    passive = ZeroShotScorer(causal_lm, "pmi-passive").score(TRIPLES)
+    openings = ["The air is breathed by the", "The mouse is caught by the", "The person is breathed by the"]
+    for triple, opening, pmi_score, passive_score in zip(TRIPLES, openings, pmi, passive, strict=True):
+        whole = f"{opening} {triple.subject}."
+        subject_given_rest = causal_logprob(causal_lm, whole) - causal_logprob(causal_lm, opening)
+        expected = pmi_score + subject_given_rest - causal_logprob(causal_lm, f"The {triple.subject}")
+        assert passive_score == pytest.approx(expected, abs=1e-4)
+    # one triple alone scores as it does in the batch, repeated triples alike
+    alone = ZeroShotScorer(causal_lm, "pmi-passive").score([TRIPLES[1], TRIPLES[1]])
+    np.testing.assert_allclose(alone, [passive[1], passive[1]], atol=1e-5)
+
+
 def test_probabilities_keep_the_order_of_scores(causal_lm: CausalLMScorer) -> None:
     scores = np.array([-3.0, 0.0, 2.5])
     pmi = ZeroShotScorer(causal_lm, "pmi")
     np.testing.assert_allclose(pmi.to_probability(scores), 1 / (1 + np.exp(-scores)))
     assert "sigmoid" in pmi.probability_mapping
+    passive = ZeroShotScorer(causal_lm, "pmi-passive")
+    np.testing.assert_allclose(passive.to_probability(scores), 1 / (1 + np.exp(-scores)))
     raw = ZeroShotScorer(causal_lm, "raw")
     np.testing.assert_allclose(raw.to_probability(np.array([-2.0])), [np.exp(-2.0)])
     assert isinstance(pmi, TripleScorer)
@@ -111,7 +127,8 @@ def test_probabilities_keep_the_order_of_scores(causal_lm: CausalLMScorer) -> No
 
 
 def test_bad_variants_fail_clearly(causal_lm: CausalLMScorer) -> None:
-    with pytest.raises(UnknownNameError, match="unknown zero-shot variant 'best'; known: masked, pmi, raw"):
+    known = "known: masked, pmi, pmi-passive, raw"
+    with pytest.raises(UnknownNameError, match=f"unknown zero-shot variant 'best'; {known}"):
         ZeroShotScorer(causal_lm, "best")  # type: ignore[arg-type]
     with pytest.raises(DataFormatError, match="the masked zero-shot formula needs a masked LM, got CausalLMScorer"):
         ZeroShotScorer(causal_lm, "masked")
@@ -127,6 +144,7 @@ def test_the_spec_names_the_lm_and_the_variant(
         lm.tokenizer.save_pretrained(tmp_path / name)
     assert load_scorer(f"zero-shot:{tmp_path / 'causal'}").variant == "pmi"
     assert load_scorer(f"zero-shot:{tmp_path / 'causal'}@raw").variant == "raw"
+    assert load_scorer(f"zero-shot:{tmp_path / 'causal'}@pmi-passive").variant == "pmi-passive"
     assert load_scorer(f"zero-shot:{tmp_path / 'masked'}").variant == "masked"
     assert load_scorer(f"zero-shot:{tmp_path / 'masked'}@pmi").variant == "pmi"
 

@@ -37,7 +37,8 @@ def test_each_form_parses_to_its_kind(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "text",
     ["ngram", "ngram:a.tsv", "zero-shot", "zero-shot:gpt2@raw", "zero-shot:@pmi", "glove-mlp:g.ckpt", "x/last.ckpt",
-     "roberta", "conceptmax", "conceptmax:uncalibrated:zero-shot:gpt2@masked", "ensemble:roberta+zero-shot",
+     "zero-shot:@pmi-passive", "roberta", "conceptmax", "conceptmax:uncalibrated:zero-shot:gpt2@masked",
+     "ensemble:roberta+zero-shot",
      "ensemble:conceptmax:ngram+zero-shot:gpt2@raw+conceptmax", "ensemble:roberta+4*zero-shot+0.5*ngram",
      "event:conceptmax", "ensemble:event:conceptmax+2*ngram"],
 )
@@ -55,7 +56,10 @@ def test_unknown_and_incomplete_forms_fail_in_one_line() -> None:
     cases = {
         "nonsense": (UnknownNameError, f"unknown model 'nonsense'; known: {known}"),
         "ngrams:x": (UnknownNameError, f"unknown model 'ngrams:x'; known: {known}"),
-        "zero-shot:gpt2@best": (UnknownNameError, "unknown zero-shot variant 'best'; known: masked, pmi, raw"),
+        "zero-shot:gpt2@best": (
+            UnknownNameError,
+            "unknown zero-shot variant 'best'; known: masked, pmi, pmi-passive, raw",
+        ),
         "uncalibrated": (PlausibilityError, "uncalibrated needs the scorer to wrap, e.g. uncalibrated:zero-shot"),
         "uncalibrated:": (PlausibilityError, "uncalibrated needs the scorer to wrap, e.g. uncalibrated:zero-shot"),
         "conceptmax: ": (PlausibilityError, "conceptmax needs the scorer to wrap, e.g. conceptmax:zero-shot"),

@@ -1,7 +1,7 @@
 import pytest
 
 from plausibility.errors import DataFormatError
-from plausibility.scoring.realise import noun_phrase, realise, third_person
+from plausibility.scoring.realise import noun_phrase, passive_opening, past_participle, realise, third_person
 from plausibility.triple import Triple
 
 
@@ -27,6 +27,19 @@ def test_third_person_singular(verb: str, inflected: str) -> None:
     assert third_person(verb) == inflected
 
 
+@pytest.mark.parametrize(
+    ("verb", "participle"),
+    [("eat", "eaten"), ("catch", "caught"), ("breathe", "breathed"), ("be", "been"), ("pick up", "picked up")],
+)
+def test_past_participle(verb: str, participle: str) -> None:
+    assert past_participle(verb) == participle
+
+
+def test_the_passive_opening_ends_before_the_subject() -> None:
+    assert passive_opening(Triple("rock", "eat", "sandwich")) == "The sandwich is eaten by the"
+    assert passive_opening(Triple("cat", "look after", "ice cream")) == "The ice cream is looked after by the"
+
+
 def test_multi_word_nouns_keep_their_spans() -> None:
     realised = realise(Triple("police officer", "catch", "ice cream"))
     assert realised.text == "The police officer catches the ice cream."
@@ -38,3 +51,5 @@ def test_multi_word_nouns_keep_their_spans() -> None:
 def test_an_empty_verb_is_refused() -> None:
     with pytest.raises(DataFormatError, match="verb ' ' is empty"):
         third_person(" ")
+    with pytest.raises(DataFormatError, match="verb '' is empty"):
+        past_participle("")

@@ -9,15 +9,16 @@ from scipy.special import expit
 from plausibility.errors import DataFormatError, UnknownNameError
 from plausibility.scoring.masked import MaskedLMScorer
 from plausibility.scoring.protocols import LanguageModelScorer
-from plausibility.scoring.realise import noun_phrase, realise
+from plausibility.scoring.realise import noun_phrase, passive_opening, realise
 from plausibility.triple import Triple
 
-ZeroShotVariant = Literal["raw", "pmi", "masked"]
+ZeroShotVariant = Literal["raw", "pmi", "pmi-passive", "masked"]
 VARIANTS: tuple[str, ...] = get_args(ZeroShotVariant)
 
 _MAPPINGS = {
     "raw": "exp of the score: the sentence's probability",
     "pmi": "sigmoid of the score: P(sentence) / (P(sentence) + P(The s)·P(The o))",
+    "pmi-passive": "sigmoid of the score: the pmi score plus log P(s | The o is v-en by the) / P(The s)",
     "masked": "exp of the score: P(o|v)·P(s|v,o), each a geometric mean over the noun's tokens",
 }
 
@@ -30,6 +31,10 @@ class ZeroShotScorer:
     - `raw`: `log P(sentence)`, summed over its tokens (any LM; the causal LM's native score).
     - `pmi`: `log P(sentence) - log P("The {s}") - log P("The {o}")`, which discounts how likely the
       nouns are on their own, so frequent nouns no longer make any event look plausible.
+    - `pmi-passive`: `pmi` plus `log P(s | "The {o} is {v-en} by the") - log P("The {s}")`. A causal LM
+      reads the active sentence's subject before anything it should fit, so `pmi` barely weighs whether
+      the subject can do the verb to the object; the passive reads the subject last, conditioned on both
+      (the causal counterpart of the masked formula's `P(s | v, o)`).
     - `masked` (the thesis's formula, masked LMs only): `log P(o | v) + log P(s | v, o)`, where
       `P(o | v)` is read with subject and object masked and `P(s | v, o)` with only the subject masked;
       a noun of several tokens is masked whole and its probability is the geometric mean of its tokens'.
@@ -61,14 +66,24 @@ class ZeroShotScorer:
         if self.variant == "raw":
             return scores
         nouns = self._text_logprobs([noun_phrase(n) for triple in triples for n in (triple.subject, triple.object)])
-        return scores - np.array(
-            [nouns[noun_phrase(triple.subject)] + nouns[noun_phrase(triple.object)] for triple in triples],
-            dtype=np.float64,
-        )
+        subjects = np.array([nouns[noun_phrase(triple.subject)] for triple in triples], dtype=np.float64)
+        objects = np.array([nouns[noun_phrase(triple.object)] for triple in triples], dtype=np.float64)
+        scores = scores - subjects - objects
+        if self.variant == "pmi":
+            return scores
+        return scores + self._passive_subject_logprobs(triples) - subjects
+
+    def _passive_subject_logprobs(self, triples: Sequence[Triple]) -> np.ndarray:
+        """`log P(s. | "The {o} is {v-en} by the")` of each triple, each distinct passive scored once."""
+        passives = [(passive_opening(triple), f"{triple.subject}.") for triple in triples]
+        unique = list(dict.fromkeys(passives))
+        logprobs = self.lm.conditional_logprob([opening for opening, _ in unique], [end for _, end in unique])
+        by_passive = dict(zip(unique, logprobs.tolist(), strict=True))
+        return np.array([by_passive[passive] for passive in passives], dtype=np.float64)
 
     def to_probability(self, scores: np.ndarray) -> np.ndarray:
-        """Scores into [0, 1]: exp for `raw` and `masked` (they are log-probabilities), sigmoid for `pmi`."""
-        return expit(scores) if self.variant == "pmi" else np.exp(scores)
+        """Scores into [0, 1]: exp for `raw` and `masked` (they are log-probabilities), sigmoid for the pmi ones."""
+        return np.exp(scores) if self.variant in ("raw", "masked") else expit(scores)
 
     def _text_logprobs(self, texts: Sequence[str]) -> dict[str, float]:
         """`log P(text)` of each distinct text, keyed by the text."""

@@ -46,7 +46,7 @@ _WRAPPER_NEEDS = {
 }
 # Bare names of the model folders shipped under data/models/.
 SHIPPED = ("roberta", "conceptmax")
-ZERO_SHOT_VARIANTS = ("raw", "pmi", "masked")
+ZERO_SHOT_VARIANTS = ("raw", "pmi", "pmi-passive", "masked")
 # Every form, as an unknown SPEC's error lists them.
 FORMS = (
     "conceptmax",
@@ -73,7 +73,7 @@ class ScorerSpec:
     Attributes:
         kind: the form (see the module docstring); `shipped` is a bare `roberta` or `conceptmax`.
         source: the file, folder, LM or shipped name the scorer is built from (None: the scorer's default).
-        variant: the zero-shot formula (`raw`, `pmi`, `masked`); None picks it from the LM's kind.
+        variant: the zero-shot formula (`raw`, `pmi`, `pmi-passive`, `masked`); None picks it from the LM's kind.
         inner: the SPEC a `conceptmax`, `uncalibrated` or `event` wrapper wraps.
         members: the SPECs an `ensemble` averages, in order.
         weights: each member's weight in that mean, aligned with `members` (empty: all 1).

@@ -17,22 +17,36 @@ class Realisation:
     object: tuple[int, int]
 
 
+def _inflect(verb: str, tag: str) -> str:
+    head, _, particle = verb.strip().partition(" ")
+    if not head:
+        raise DataFormatError(f"verb {verb!r} is empty; give a verb lemma such as 'eat'")
+    inflected = getInflection(head, tag=tag, inflect_oov=True)[0]
+    return f"{inflected} {particle}" if particle else inflected
+
+
 def third_person(verb: str) -> str:
     """The present third-person singular of a verb lemma ("fly" -> "flies"); a phrasal verb inflects its head.
 
     The thesis used MLConjug; lemminflect gives the same forms, irregular ones included ("be" -> "is"),
     and inflects unknown verbs by rule.
     """
-    head, _, particle = verb.strip().partition(" ")
-    if not head:
-        raise DataFormatError(f"verb {verb!r} is empty; give a verb lemma such as 'eat'")
-    inflected = getInflection(head, tag="VBZ", inflect_oov=True)[0]
-    return f"{inflected} {particle}" if particle else inflected
+    return _inflect(verb, "VBZ")
+
+
+def past_participle(verb: str) -> str:
+    """The past participle of a verb lemma ("eat" -> "eaten", "pick up" -> "picked up")."""
+    return _inflect(verb, "VBN")
 
 
 def noun_phrase(noun: str) -> str:
     """The noun with the definite article, as it opens a realised sentence ("The air")."""
     return f"The {noun}"
+
+
+def passive_opening(triple: Triple) -> str:
+    """ "person eat apple" -> "The apple is eaten by the": the passive sentence up to its subject."""
+    return f"The {triple.object} is {past_participle(triple.verb)} by the"
 
 
 def realise(triple: Triple) -> Realisation:
