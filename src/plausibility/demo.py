@@ -109,7 +109,8 @@ def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> Demo
     from plausibility.evaluation.datasets import DATASETS
     from plausibility.evaluation.grids import score_grids
     from plausibility.evaluation.heatmap import save_heatmap
-    from plausibility.evaluation.results import ModelRequest, Report, ReportSettings, evaluate_scorer
+    from plausibility.evaluation.model_request import ModelRequest
+    from plausibility.evaluation.results import Report, ReportSettings, evaluate_scorer
     from plausibility.evaluation.results_report import (
         CONSISTENCY_NOTE,
         auc_markdown,

@@ -11,7 +11,8 @@ import pytest
 from plausibility.cli import main
 from plausibility.evaluation.datasets import load_plausibility_set
 from plausibility.evaluation.grids import measure_consistency, score_grids
-from plausibility.evaluation.results import ModelRequest, ReportSettings, evaluate_scorer
+from plausibility.evaluation.model_request import ModelRequest
+from plausibility.evaluation.results import ReportSettings, evaluate_scorer
 from plausibility.lexicon.abstractions import Abstraction
 from plausibility.lexicon.hierarchy import Concept, Hierarchy
 from plausibility.lexicon.noun_table import ROOT, NounTable

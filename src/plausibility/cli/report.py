@@ -12,17 +12,17 @@ from rich.table import Table
 from plausibility.cli.arguments import BATCH_HELP, add_load_options, load_options, positive_int
 from plausibility.errors import PlausibilityError
 from plausibility.evaluation.datasets import DATASET_TITLES, DATASETS, SPLITS
+from plausibility.evaluation.model_request import ModelRequest
 
 if TYPE_CHECKING:  # the report's modules (scikit-learn with them) load when it runs, not at every command's start
-    from plausibility.evaluation.results import ModelRequest, Report
+    from plausibility.evaluation.results import Report
 
 # Baselines that need no training; each is skipped, with the reason in the report, when it cannot load.
 DEFAULT_BASELINES = ("ngram", "resnik", "zero-shot")
 
 
-def default_models() -> "list[ModelRequest]":
+def default_models() -> list[ModelRequest]:
     """What a report without --model measures: the baselines, the shipped models, and every opt-in LM installed."""
-    from plausibility.evaluation.results import ModelRequest
     from plausibility.models.model_folder import is_model_folder
     from plausibility.resources import data_dir, installed_opt_in_lms
     from plausibility.scorers.spec import SHIPPED
@@ -40,13 +40,11 @@ def _count(value: str) -> int | None:
     return int(value)
 
 
-def parse_model(text: str) -> "ModelRequest":
+def parse_model(text: str) -> ModelRequest:
     """`LABEL=SPEC` or a bare `SPEC`, labelled by itself or, for a checkpoint, by its run folder.
 
     A label holds no `/` or `:`, so checkpoint names such as `epoch=1-step=500.ckpt` stay whole SPECs.
     """
-    from plausibility.evaluation.results import ModelRequest
-
     label, equals, spec = text.partition("=")
     if equals and not re.search(r"[/:\\]", label) and not Path(text).exists():
         if not (label.strip() and spec.strip()):
@@ -113,13 +111,11 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.set_defaults(run=run)
 
 
-def run_checkpoints(runs: Path) -> "list[ModelRequest]":
+def run_checkpoints(runs: Path) -> list[ModelRequest]:
     """One checkpoint per run folder: the best one kept by its ModelCheckpoint, else `last.ckpt`.
 
     Any net's checkpoint is its own SPEC; one that cannot load is skipped with the loader's reason.
     """
-    from plausibility.evaluation.results import ModelRequest
-
     requests = []
     for folder in sorted(path for path in runs.glob("*/checkpoints") if path.is_dir()):
         candidates = sorted(folder.glob("*.ckpt"), key=lambda path: (path.name == "last.ckpt", path.name))

@@ -11,20 +11,13 @@ from plausibility.evaluation.auc import evaluate_auc
 from plausibility.evaluation.datasets import DATASETS, SPLITS, load_plausibility_set
 from plausibility.evaluation.grids import measure_consistency
 from plausibility.evaluation.intervals import AucInterval, auc_interval
+from plausibility.evaluation.model_request import ModelRequest
 from plausibility.evaluation.thesis import ThesisFigures, thesis_figures
 from plausibility.lexicon.training_lexicon import lexicon_of
 from plausibility.scoring.protocols import TripleScorer
 
 if TYPE_CHECKING:
     from plausibility.evaluation.saved_results import SavedResults
-
-
-@dataclass(frozen=True)
-class ModelRequest:
-    """A model to report: its SPEC and the label its row carries."""
-
-    label: str
-    spec: str
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ import yaml
 from plausibility.atomic import atomic_write, atomic_write_text
 from plausibility.evaluation.datasets import DATASET_TITLES, DATASETS, SPLITS
 from plausibility.evaluation.intervals import AucInterval
-from plausibility.evaluation.results import ModelRequest, ModelResult, Report
+from plausibility.evaluation.model_request import ModelRequest
+from plausibility.evaluation.results import ModelResult, Report
 
 
 def _number(value: float | None, digits: int = 3) -> str:

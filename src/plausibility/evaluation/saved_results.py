@@ -7,7 +7,8 @@ from pathlib import Path
 
 from plausibility.atomic import atomic_write_text
 from plausibility.evaluation.intervals import AucInterval
-from plausibility.evaluation.results import ConsistencyFigures, ModelRequest, ModelResult
+from plausibility.evaluation.model_request import ModelRequest
+from plausibility.evaluation.results import ConsistencyFigures, ModelResult
 
 
 class SavedResults:
