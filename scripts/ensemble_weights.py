@@ -46,8 +46,10 @@ def main() -> None:
     print(f"scored {len(args.members)} members on the valid halves in {time.monotonic() - started:.0f} s")
     tried = {}  # by SPEC: weights that differ by a common factor are one ensemble
     for weights in itertools.product(grid, repeat=len(args.members)):
-        spec = weighted_spec(args.members, weights) if any(weights) else None
-        if spec is not None and spec not in tried:  # 2,4 and 1,2 are one ensemble: measured once
+        if not any(weights):
+            continue
+        spec = weighted_spec(args.members, weights)
+        if spec not in tried:  # 2,4 and 1,2 are one ensemble: measured once
             aucs = {dataset: roc_auc(labels[dataset], np.asarray(weights) @ log_odds[dataset]) for dataset in DATASETS}
             tried[spec] = (float(np.mean(list(aucs.values()))), aucs)
     ranked = sorted(tried, key=lambda spec: tried[spec][0], reverse=True)
