@@ -100,7 +100,8 @@ def test_event_reads_a_concept_max_model_at_its_event_calibrated_on_its_own_scor
     maximum, net = load_scorer(f"uncalibrated:{path}"), load_scorer(f"event:{path}")
     assert type(net) is CalibratedScorer and type(net.scorer) is NetScorer
     assert net.score(events).tolist() == maximum.scorer.score(events).tolist()  # the net's own, not the maximum
-    assert np.all(maximum.score(events) >= net.score(events))
+    # the maximum's grid holds the event's own cell, scored in another batch: equal up to float32 padding noise
+    assert np.all(maximum.score(events) >= net.score(events) - 1e-5)
     assert net.calibration is not None and net.calibration != load_scorer(path).scorer.calibration
     assert type(load_scorer(f"uncalibrated:event:{path}")) is NetScorer
     ngram = f"ngram:{fixtures / 'ngram_triples.tsv'}"
