@@ -113,18 +113,28 @@ class SlotAssociation:
         if total <= 0 or not seen.any():
             return 0.0
         prior = (self.class_totals[stored[seen]] - own[seen]) / (self.verb_totals.sum() - removed)
-        conditional = joint[seen] / total
-        terms = conditional * np.log(conditional / prior)
-        strength = terms.sum()
-        if strength <= MIN_STRENGTH:
-            return 0.0
-        association = dict(zip(stored[seen].tolist(), (terms / strength).tolist(), strict=True))
+        values, _ = associations(joint[seen] / total, prior, np.zeros(int(seen.sum()), np.intp), 1)
+        association = dict(zip(stored[seen].tolist(), values.tolist(), strict=True))
         columns = self.columns(chains)
         return max((association.get(int(column), 0.0) for column in columns), default=0.0)
 
     def plausibility(self, verb: str, chains: Sequence[Sequence[str]]) -> float:
         """`max A(v, c)` over every class on any chain of the argument; 0 without evidence (see `fit_slot`)."""
         return float(self.maxima([verb], [self.columns(chains)])[0])
+
+
+def associations(
+    conditional: np.ndarray, prior: np.ndarray, rows: np.ndarray, n_verbs: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """`A(v, c)` of each seen (v, c) entry, whose verb is row `rows[i]`, and `S(v)` of each of the `n_verbs`.
+
+    `conditional` and `prior` are the entries' `P(c|v)` and `P(c)`. A verb with `S(v) <= MIN_STRENGTH`
+    follows the prior up to rounding, and dividing rounding noise would blow `A` up: its entries get 0.
+    """
+    terms = conditional * np.log(conditional / prior)
+    strength = np.bincount(rows, weights=terms, minlength=n_verbs)
+    preferring = strength[rows] > MIN_STRENGTH
+    return np.where(preferring, terms / np.where(preferring, strength[rows], 1.0), 0.0), strength
 
 
 def fit_slot(counts: Iterable[tuple[str, str, int]], sense_chains: SenseChains) -> SlotAssociation:
@@ -163,13 +173,10 @@ def fit_slot(counts: Iterable[tuple[str, str, int]], sense_chains: SenseChains) 
     verb_totals = np.asarray(pair_counts.sum(axis=1)).ravel()  # f(v)
     prior = np.asarray(frequencies.sum(axis=0)).ravel() / max(verb_totals.sum(), 1.0)  # P(c)
     conditional = frequencies.data / verb_totals[frequencies.row]  # P(c|v) on the seen (v, c)
-    terms = conditional * np.log(conditional / prior[frequencies.col])
-    strength = np.bincount(frequencies.row, weights=terms, minlength=len(verbs))
-    # S(v) of a verb that follows the prior is 0 up to rounding; dividing rounding noise would blow A up
-    preferring = strength[frequencies.row] > MIN_STRENGTH
+    values, strength = associations(conditional, prior[frequencies.col], frequencies.row, len(verbs))
+    preferring = strength[frequencies.row] > MIN_STRENGTH  # the other verbs' entries are 0: left out
     rows, columns = frequencies.row[preferring], frequencies.col[preferring]
-    values = terms[preferring] / strength[rows]
-    association = sparse.csr_array((values, (rows, columns)), shape=(len(verbs), len(classes)))
+    association = sparse.csr_array((values[preferring], (rows, columns)), shape=(len(verbs), len(classes)))
     association.sort_indices()
     joint = sparse.csr_array(frequencies)
     joint.sort_indices()
