@@ -10,7 +10,8 @@ from plausibility.corpus.artefacts import read_counts
 from plausibility.errors import PlausibilityError
 from plausibility.scorers import load_scorer
 from plausibility.scorers.spec import parse_spec
-from plausibility.scoring.calibration import CalibratedScorer, Calibration, bundled_calibration_path
+from plausibility.scoring.calibration import CalibratedScorer, Calibration, bundled_calibration_path, uncalibrated
+from plausibility.scoring.concept_max import ConceptMax
 from plausibility.scoring.ensemble import EnsembleScorer
 from plausibility.triple import Triple
 
@@ -119,6 +120,18 @@ def test_a_conceptmax_member_wraps_only_its_own_part(fixtures: Path) -> None:
     members = parse_spec(f"ensemble:conceptmax:ngram:{triples}+ngram:{triples}").members
     assert [member.kind for member in members] == ["conceptmax", "ngram"]
     assert members[0].inner.kind == "ngram"
+
+
+def test_members_that_read_one_source_share_one_load(
+    fixtures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path / "cache"))
+    triples = fixtures / "ngram_triples.tsv"
+    scorer = load_scorer(f"uncalibrated:ensemble:event:ngram:{triples}+conceptmax:ngram:{triples}+ngram:{triples}")
+    event, maximum, ngram = (uncalibrated(member) for member in scorer.members)
+    assert isinstance(maximum, ConceptMax) and maximum.scorer is event is ngram
+    # each wrapper still reads the shared counts its own way
+    assert np.all(maximum.score(EVENTS) >= ngram.score(EVENTS))
 
 
 @pytest.mark.parametrize("text", ["ensemble", "ensemble:", "ensemble:ngram", "ensemble:ngram+"])

@@ -1,19 +1,17 @@
 """The zero-shot baseline: a triple realised as a sentence and scored by a language model, untrained."""
 
 from collections.abc import Sequence
-from typing import Literal, cast, get_args
+from typing import cast
 
 import numpy as np
 from scipy.special import expit
 
 from plausibility.errors import DataFormatError, UnknownNameError
+from plausibility.scorers.spec import ZERO_SHOT_VARIANTS, ZeroShotVariant
 from plausibility.scoring.masked import MaskedLMScorer
 from plausibility.scoring.protocols import LanguageModelScorer
 from plausibility.scoring.realise import noun_phrase, passive_opening, realise
 from plausibility.triple import Triple
-
-ZeroShotVariant = Literal["raw", "pmi", "pmi-passive", "masked"]
-VARIANTS: tuple[str, ...] = get_args(ZeroShotVariant)
 
 _MAPPINGS = {
     "raw": "exp of the score: the sentence's probability",
@@ -44,8 +42,8 @@ class ZeroShotScorer:
 
     def __init__(self, lm: LanguageModelScorer, variant: ZeroShotVariant = "pmi") -> None:
         """Score with `lm` by `variant` (`raw`, `pmi`, or `masked`, which needs a `MaskedLMScorer`)."""
-        if variant not in VARIANTS:
-            raise UnknownNameError("zero-shot variant", variant, VARIANTS)
+        if variant not in ZERO_SHOT_VARIANTS:
+            raise UnknownNameError("zero-shot variant", variant, ZERO_SHOT_VARIANTS)
         if variant == "masked" and not isinstance(lm, MaskedLMScorer):
             raise DataFormatError(
                 f"the masked zero-shot formula needs a masked LM, got {type(lm).__name__}; "

@@ -58,7 +58,7 @@ def _zero_shot(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
         dtype=options.dtype,
     )
     default = "masked" if isinstance(lm, MaskedLMScorer) else "pmi"
-    return ZeroShotScorer(lm, spec.variant or default)  # type: ignore[arg-type]
+    return ZeroShotScorer(lm, spec.variant or default)
 
 
 def _trained(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
@@ -92,7 +92,8 @@ def _ensemble(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
     from plausibility.scoring.ensemble import EnsembleScorer
 
     # members always calibrated: their scales must agree before their log-odds are averaged
-    members = [build_scorer(member, options) for member in spec.members]
+    loaded: dict[str, TripleScorer] = {}
+    members = [build_scorer(member, options, loaded=loaded) for member in spec.members]
     return EnsembleScorer(members, [str(member) for member in spec.members], spec.weights)
 
 
@@ -108,8 +109,13 @@ FACTORIES: dict[ScorerKind, Factory] = {
 }
 
 
-def build_scorer(spec: ScorerSpec, options: LoadOptions, calibrated: bool = True) -> TripleScorer:
+def build_scorer(
+    spec: ScorerSpec, options: LoadOptions, calibrated: bool = True, loaded: dict[str, TripleScorer] | None = None
+) -> TripleScorer:
     """The scorer of a parsed SPEC, loaded as `options` say, with calibrated probabilities unless told not to.
+
+    `loaded` holds what the factories built so far, by SPEC, so that the members of one ensemble that read
+    the same model (`event:conceptmax+conceptmax`) share one copy of it: wrappers never change what they wrap.
 
     `conceptmax:` wraps the inner scorer, over its training lexicon (else the bundled one); the maximum of
     calibrated probabilities is the calibrated probability of the maximum, so calibrating inside is enough.
@@ -121,20 +127,23 @@ def build_scorer(spec: ScorerSpec, options: LoadOptions, calibrated: bool = True
     from plausibility.scoring import calibration
 
     if spec.kind == "uncalibrated":
-        return build_scorer(spec.inner, options, calibrated=False)  # type: ignore[arg-type]
+        return build_scorer(spec.inner, options, False, loaded)  # type: ignore[arg-type]
     if spec.kind == "conceptmax":
         from plausibility.lexicon.training_lexicon import lexicon_of
         from plausibility.scoring.concept_max import ConceptMax
 
-        inner = build_scorer(spec.inner, options, calibrated)  # type: ignore[arg-type]
+        inner = build_scorer(spec.inner, options, calibrated, loaded)  # type: ignore[arg-type]
         return inner if isinstance(inner, ConceptMax) else ConceptMax(inner, lexicon_of(inner))
     if spec.kind == "event":
         from plausibility.scoring.concept_max import ConceptMax
 
-        inner = build_scorer(spec.inner, options, calibrated=False)  # type: ignore[arg-type]
+        inner = build_scorer(spec.inner, options, False, loaded)  # type: ignore[arg-type]
         scorer = inner.scorer if isinstance(inner, ConceptMax) else inner
         return calibration.calibrated(str(spec), scorer) if calibrated else scorer
-    scorer = FACTORIES[spec.kind](spec, options)
+    loaded = {} if loaded is None else loaded
+    if str(spec) not in loaded:
+        loaded[str(spec)] = FACTORIES[spec.kind](spec, options)
+    scorer = loaded[str(spec)]
     return calibration.calibrated(str(spec), scorer) if calibrated else calibration.uncalibrated(scorer)
 
 

@@ -19,7 +19,7 @@ The forms, tried in this order:
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, cast, get_args
 
 from plausibility.errors import PlausibilityError, ResourceMissingError, UnknownNameError
 
@@ -46,7 +46,9 @@ _WRAPPER_NEEDS = {
 }
 # Bare names of the model folders shipped under data/models/.
 SHIPPED = ("roberta", "conceptmax")
-ZERO_SHOT_VARIANTS = ("raw", "pmi", "pmi-passive", "masked")
+# The zero-shot formulas (`plausibility.baselines.zero_shot`), named here so that parsing a SPEC loads no LM code.
+ZeroShotVariant = Literal["raw", "pmi", "pmi-passive", "masked"]
+ZERO_SHOT_VARIANTS: tuple[str, ...] = get_args(ZeroShotVariant)
 # Every form, as an unknown SPEC's error lists them.
 FORMS = (
     "conceptmax",
@@ -81,7 +83,7 @@ class ScorerSpec:
 
     kind: ScorerKind
     source: str | None = None
-    variant: str | None = None
+    variant: ZeroShotVariant | None = None
     inner: "ScorerSpec | None" = None
     members: tuple["ScorerSpec", ...] = ()
     weights: tuple[float, ...] = ()
@@ -110,7 +112,7 @@ def _zero_shot(argument: str) -> ScorerSpec:
         lm, variant = argument, ""
     if variant and variant not in ZERO_SHOT_VARIANTS:
         raise UnknownNameError("zero-shot variant", variant, ZERO_SHOT_VARIANTS)
-    return ScorerSpec("zero-shot", lm or None, variant or None)
+    return ScorerSpec("zero-shot", lm or None, cast(ZeroShotVariant, variant) or None)
 
 
 def _weighted_member(part: str) -> tuple[float, ScorerSpec]:
