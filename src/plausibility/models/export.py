@@ -37,6 +37,7 @@ from plausibility.models.model_folder import (
     LEXICON_ARGS,
     WEIGHTS,
 )
+from plausibility.scorers.spec import SHIPPED
 from plausibility.scorers.trained import load_trained_scorer
 from plausibility.scoring.calibration import (
     Calibration,
@@ -283,6 +284,22 @@ def _duration(seconds: float) -> str:
     return f"{minutes} min {rest} s" if minutes else f"{rest} s"
 
 
+def _portable(path: Path) -> str:
+    """A path as the card's reader can follow it: `data/...` for the package's own data, else as given."""
+    from plausibility.resources import data_dir
+
+    resolved, data = Path(path).resolve(), data_dir().resolve()
+    return f"data/{resolved.relative_to(data)}" if resolved.is_relative_to(data) else str(path)
+
+
+def _model_argument(folder: Path) -> str:
+    """What `--model` takes for this folder: the bare name of a shipped model, else the folder itself."""
+    from plausibility.resources import data_dir
+
+    shipped = folder.name in SHIPPED and Path(folder).resolve() == (data_dir() / "models" / folder.name).resolve()
+    return folder.name if shipped else str(folder)
+
+
 def model_card(result: ExportResult, config: dict, lexicon: dict, pairs: Path) -> str:
     """MODEL_CARD.md: data and provenance, config, training, evaluation, calibration, use and limits."""
     from plausibility.resources import data_dir
@@ -308,7 +325,7 @@ def model_card(result: ExportResult, config: dict, lexicon: dict, pairs: Path) -
     else:
         trained_on = Path(training["pairs"])
         digest = _sha256(trained_on)
-        lines.append(f"Training pairs: `{trained_on}` (sha256 `{digest}`).")
+        lines.append(f"Training pairs: `{_portable(trained_on)}` (sha256 `{digest}`).")
         bundled = data_dir() / "training" / "pairs.parquet"
         if bundled.is_file() and digest == _sha256(bundled):  # by content: a copy of the bundled set is the set
             lines.append(
@@ -398,8 +415,8 @@ def model_card(result: ExportResult, config: dict, lexicon: dict, pairs: Path) -
         "",
         "## Use",
         "",
-        f"    plausibility score person breathe air --model {result.folder}",
-        f"    python -c 'from plausibility import load_scorer; load_scorer(\"{result.folder}\")'",
+        f"    plausibility score person breathe air --model {_model_argument(result.folder)}",
+        f"    python -c 'from plausibility import load_scorer; load_scorer(\"{_model_argument(result.folder)}\")'",
         "",
         "Loading reads safetensors, YAML and JSON only; a folder holding a pickle file is refused.",
         "",
