@@ -7,15 +7,18 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 
 from plausibility.atomic import atomic_write_text
 from plausibility.devices import DEFAULT_OPTIONS, LoadOptions
 from plausibility.errors import PlausibilityError
-from plausibility.minimal_pairs.evaluate import ComparisonResult
 from plausibility.resources import configs_dir, data_dir
 from plausibility.triple import Triple
+
+if TYPE_CHECKING:  # the minimal-pairs stack (SciPy's bootstrap) loads only when the demo runs
+    from plausibility.minimal_pairs.evaluate import ComparisonResult
 
 EXAMPLE_QUERIES = (
     Triple("dentist", "breathe", "helium"),
@@ -94,7 +97,7 @@ def _quick_config(settings: DemoSettings, run_dir: Path) -> Path:
     return path
 
 
-def _lieder_markdown(rows: Sequence[ComparisonResult]) -> str:
+def _lieder_markdown(rows: Sequence["ComparisonResult"]) -> str:
     """LIEDER accuracies beside the human ones as a Markdown table (`|` in comparison names escaped)."""
     lines = ["| comparison | model | human |", "| --- | --- | --- |"]
     for row in rows:
