@@ -85,7 +85,9 @@ def test_interrupted_run_leaves_no_output(tmp_path: Path, ngram_spec: str) -> No
 
 def test_cli_scores_one_triple_and_a_file(tmp_path: Path, ngram_spec: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", "Person", "eat", "apple", "--model", ngram_spec]) == 0
-    assert "person" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    # the model and its probability map each open a line of their own, above the table of fields
+    assert printed.startswith(f"model: {ngram_spec}\nprobability = ") and "│ subject       │ person" in printed
     source = _table(tmp_path, "person\teat\tapple\n")
     assert main(["score", "--input", str(source), "--output", str(tmp_path / "o.tsv"), "--model", ngram_spec]) == 0
     assert pd.read_csv(tmp_path / "o.tsv", sep="\t")["object"].tolist() == ["apple"]

@@ -196,8 +196,11 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(record, ensure_ascii=False))
         return 0
     console = Console()
+    # The model and its map of scores run long: lines of their own, not a title squeezed to the table's width.
+    console.print(f"model: {model}", highlight=False, soft_wrap=True)
+    console.print(f"probability = {scorer.probability_mapping}", highlight=False, soft_wrap=True)
     # One triple: a field per line, so no column is cut to fit the terminal however many the scorer adds.
-    table = Table(title=f"plausibility ({model}; probability = {scorer.probability_mapping})")
+    table = Table()
     table.add_column("field")
     table.add_column("value")
     for column, value in scores.iloc[0].items():
