@@ -1,6 +1,6 @@
 """The zero-shot baseline: a triple realised as a sentence and scored by a language model, untrained."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import cast
 
 import numpy as np
@@ -21,6 +21,13 @@ _MAPPINGS = {
 }
 
 
+def score_distinct(keys: Sequence[Hashable], score: Callable[[list], np.ndarray]) -> np.ndarray:
+    """`score(keys)` as float64 in input order, with each distinct key scored once (events share nouns and texts)."""
+    unique = list(dict.fromkeys(keys))
+    by_key = dict(zip(unique, np.asarray(score(unique), dtype=np.float64).tolist(), strict=True))
+    return np.array([by_key[key] for key in keys], dtype=np.float64)
+
+
 class ZeroShotScorer:
     """`TripleScorer` that reads plausibility off a language model, with no training (thesis §6.4.4).
 
@@ -37,7 +44,7 @@ class ZeroShotScorer:
       `P(o | v)` is read with subject and object masked and `P(s | v, o)` with only the subject masked;
       a noun of several tokens is masked whole and its probability is the geometric mean of its tokens'.
 
-    Each distinct sentence and noun phrase is scored once per call.
+    Each distinct sentence, noun phrase, passive and (masked) event is scored once per call.
     """
 
     def __init__(self, lm: LanguageModelScorer, variant: ZeroShotVariant = "pmi") -> None:
@@ -58,35 +65,25 @@ class ZeroShotScorer:
         if not triples:
             return np.empty(0, dtype=np.float64)
         if self.variant == "masked":
-            return self._masked(triples)
-        sentences = self._text_logprobs([realise(triple).text for triple in triples])
-        scores = np.array([sentences[realise(triple).text] for triple in triples], dtype=np.float64)
+            return score_distinct(list(triples), self._masked)
+        scores = score_distinct([realise(triple).text for triple in triples], self.lm.text_logprob)
         if self.variant == "raw":
             return scores
-        nouns = self._text_logprobs([noun_phrase(n) for triple in triples for n in (triple.subject, triple.object)])
-        subjects = np.array([nouns[noun_phrase(triple.subject)] for triple in triples], dtype=np.float64)
-        objects = np.array([nouns[noun_phrase(triple.object)] for triple in triples], dtype=np.float64)
+        nouns = [triple.subject for triple in triples] + [triple.object for triple in triples]
+        subjects, objects = np.split(score_distinct([noun_phrase(noun) for noun in nouns], self.lm.text_logprob), 2)
         scores = scores - subjects - objects
         if self.variant == "pmi":
             return scores
-        return scores + self._passive_subject_logprobs(triples) - subjects
-
-    def _passive_subject_logprobs(self, triples: Sequence[Triple]) -> np.ndarray:
-        """`log P(s. | "The {o} is {v-en} by the")` of each triple, each distinct passive scored once."""
         passives = [(passive_opening(triple), f"{triple.subject}.") for triple in triples]
-        unique = list(dict.fromkeys(passives))
-        logprobs = self.lm.conditional_logprob([opening for opening, _ in unique], [end for _, end in unique])
-        by_passive = dict(zip(unique, logprobs.tolist(), strict=True))
-        return np.array([by_passive[passive] for passive in passives], dtype=np.float64)
+        return scores + score_distinct(passives, self._conditional) - subjects
+
+    def _conditional(self, passives: Sequence[tuple[str, str]]) -> np.ndarray:
+        """`log P(s. | "The {o} is {v-en} by the")` of each (opening, subject) pair."""
+        return self.lm.conditional_logprob([opening for opening, _ in passives], [end for _, end in passives])
 
     def to_probability(self, scores: np.ndarray) -> np.ndarray:
         """Scores into [0, 1]: exp for `raw` and `masked` (they are log-probabilities), sigmoid for the pmi ones."""
         return np.exp(scores) if self.variant in ("raw", "masked") else expit(scores)
-
-    def _text_logprobs(self, texts: Sequence[str]) -> dict[str, float]:
-        """`log P(text)` of each distinct text, keyed by the text."""
-        unique = list(dict.fromkeys(texts))
-        return dict(zip(unique, self.lm.text_logprob(unique).tolist(), strict=True))
 
     def _masked(self, triples: Sequence[Triple]) -> np.ndarray:
         lm = cast(MaskedLMScorer, self.lm)  # checked in __init__
