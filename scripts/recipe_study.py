@@ -83,6 +83,9 @@ def variants(roberta_checkpoint: str, seeds: list[int]) -> list[Variant]:
         Variant("concept_max-depth8-nearby", "concept_max.yaml", (depth(8), nearby)),
         # The chosen recipe (depth 8, linear decay: the default config) over twice the steps, the decay stretched.
         Variant("concept_max-depth8-linear-800", "concept_max.yaml", (depth(8), linear, "--trainer.max_steps=800")),
+        # The default config at half and twice its learning rate (1e-4).
+        Variant("concept_max-lr5e-5", "concept_max.yaml", ("--model.optimizer.init_args.lr=5e-5",)),
+        Variant("concept_max-lr2e-4", "concept_max.yaml", ("--model.optimizer.init_args.lr=2e-4",)),
     ]
     return [replace(variant, seed=seed) for variant in study for seed in seeds] if seeds else study
 
