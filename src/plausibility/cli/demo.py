@@ -14,7 +14,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     defaults = DemoSettings()
     parser = subparsers.add_parser(
         "demo",
-        help="train ConceptMax, evaluate, explain and score LIEDER on the offline defaults (about 20 min on CPU)",
+        help="train ConceptMax, evaluate, explain and score LIEDER on the offline defaults (2 to 3 min on 2 CPU cores)",
         description="Train ConceptMax (quick run) on the bundled triples, report AUC on Pep-3k and 20Q and "
         "CCΔ / LER, explain three queries, run the LIEDER base suite with the offline causal LM, and write "
         "report.md with its figures into --output.",
