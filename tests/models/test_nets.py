@@ -120,6 +120,20 @@ def test_a_decoder_is_read_at_each_events_last_token(decoder_backbone: str) -> N
     assert scorer.score(events).tolist() == pytest.approx(alone, abs=1e-5)
 
 
+def test_mean_pooling_averages_each_events_real_tokens_only(bert_backbone: str) -> None:
+    net = TripleClassifier(backbone=bert_backbone, pooling="mean").eval()
+    events = [Triple("dog", "eat", "bone"), Triple("living thing", "breathe", "air")]
+    features = net.featurize(events)
+    lengths = features["attention_mask"].sum(dim=1).tolist()
+    assert lengths[0] < lengths[1]  # the first event is padded
+    hidden = net.encoder(**features).last_hidden_state
+    expected = torch.stack([hidden[row, :length].mean(dim=0) for row, length in enumerate(lengths)])
+    torch.testing.assert_close(net.pooled(hidden, features["attention_mask"]), expected)
+    scorer = NetScorer(net, batch_size=2)
+    alone = [NetScorer(net, batch_size=1).score([event])[0] for event in events]
+    assert scorer.score(events).tolist() == pytest.approx(alone, abs=1e-5)
+
+
 def test_trainable_layers_freezes_the_embeddings_and_the_lower_blocks(decoder_backbone: str) -> None:
     net = TripleClassifier(backbone=decoder_backbone, pooling="last", trainable_layers=1)
     net(**net.featurize(EVENTS)).sum().backward()
@@ -137,8 +151,8 @@ def test_trainable_layers_on_a_bert_encoder_counts_its_encoder_blocks(bert_backb
 
 
 def test_bad_pooling_and_layer_counts_are_one_line_errors(decoder_backbone: str) -> None:
-    with pytest.raises(UnknownNameError, match="^unknown pooling 'mean'; known: first, last$"):
-        TripleClassifier(backbone=decoder_backbone, pooling="mean")  # type: ignore[arg-type]
+    with pytest.raises(UnknownNameError, match="^unknown pooling 'max'; known: first, last, mean$"):
+        TripleClassifier(backbone=decoder_backbone, pooling="max")  # type: ignore[arg-type]
     message = f"trainable_layers: {decoder_backbone} has 3 blocks, got 4; give 1 to 3 or null"
     with pytest.raises(DataFormatError, match=f"^{re.escape(message)}$"):
         TripleClassifier(backbone=decoder_backbone, trainable_layers=4)

@@ -41,6 +41,8 @@ class GlossEncoder:
         """
         import torch
 
+        from plausibility.models.components.classifier import mean_pooled
+
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         vectors = np.zeros((len(texts), self.model.config.hidden_size))
         with torch.inference_mode():
@@ -54,8 +56,7 @@ class GlossEncoder:
                     return_tensors="pt",
                 )
                 hidden = self.model(**batch).last_hidden_state  # (batch, tokens, hidden)
-                mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)  # (batch, tokens, 1)
-                pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1.0)  # (batch, hidden)
+                pooled = mean_pooled(hidden, batch["attention_mask"])  # (batch, hidden)
                 vectors[rows] = torch.nn.functional.normalize(pooled, dim=-1).numpy()
         return vectors
 

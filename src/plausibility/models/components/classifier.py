@@ -10,15 +10,23 @@ from plausibility.errors import DataFormatError, UnknownNameError
 from plausibility.resources import DEFAULT_ENCODER, load_encoder
 from plausibility.triple import Triple
 
-Pooling = Literal["first", "last"]
+Pooling = Literal["first", "last", "mean"]
+
+
+def mean_pooled(hidden: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+    """The mean of each sequence's final vectors over its real (unmasked) tokens, special tokens included:
+    how sentence-transformers encoders such as all-MiniLM-L6-v2 were trained to embed a text."""
+    mask = attention_mask.unsqueeze(-1).to(hidden.dtype)  # (batch, tokens, 1)
+    return (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1.0)  # (batch, hidden)
 
 
 class TripleClassifier(nn.Module):
-    """Encoder over the space-joined lemmas; a linear layer maps one final token vector to a logit.
+    """Encoder over the space-joined lemmas; a linear layer maps one pooled final vector to a logit.
 
     Works with any `AutoModel` encoder (RoBERTa and BERT families), read at the first token, which the
-    tokenizer's own special tokens frame (`<s> … </s>` or `[CLS] … [SEP]`); and with a decoder-only LM (the
-    offline SmolLM2, Llama, GPT-2), read at the last token, the only one that has seen the whole event.
+    tokenizer's own special tokens frame (`<s> … </s>` or `[CLS] … [SEP]`), or as the mean over its tokens
+    (a sentence-transformers encoder's own pooling); and with a decoder-only LM (the offline SmolLM2, Llama,
+    GPT-2), read at the last token, the only one that has seen the whole event.
     """
 
     def __init__(
@@ -32,8 +40,9 @@ class TripleClassifier(nn.Module):
         backbone: a Hugging Face id or local folder of an encoder, or the name of an offline causal LM
             (`SmolLM2-135M-Instruct`); the default is the offline MiniLM.
         dropout: dropout on the pooled vector before the linear layer.
-        pooling: which token's final vector the head reads: `first` for an encoder, `last` (the last
-            non-padding token) for a decoder-only LM.
+        pooling: what the head reads: the `first` token's final vector (an encoder), the `mean` over
+            the real tokens (how sentence-transformers encoders such as MiniLM were trained), or the `last`
+            non-padding token's (a decoder-only LM).
         trainable_layers: train only the top N transformer blocks (with the final norm and the head),
             freezing the embeddings and the blocks below; None trains everything. Fewer trained blocks
             make a step cheaper, since nothing below them needs a gradient.
@@ -66,9 +75,12 @@ class TripleClassifier(nn.Module):
         return self.head(self.dropout(self.pooled(hidden, attention_mask))).squeeze(-1)  # (batch,)
 
     def pooled(self, hidden: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
-        """The vector the head reads: the first token's, or the last non-padding token's (right padding)."""
+        """The vector the head reads: the first token's, the mean over real tokens, or the last real token's
+        (right padding)."""
         if self.pooling == "first":
             return hidden[:, 0]
+        if self.pooling == "mean":
+            return mean_pooled(hidden, attention_mask)
         last = attention_mask.sum(dim=1) - 1
         return hidden[torch.arange(hidden.shape[0], device=hidden.device), last]
 
