@@ -86,6 +86,8 @@ def variants(roberta_checkpoint: str, seeds: list[int]) -> list[Variant]:
         # The default config at half and twice its learning rate (1e-4).
         Variant("concept_max-lr5e-5", "concept_max.yaml", ("--model.optimizer.init_args.lr=5e-5",)),
         Variant("concept_max-lr2e-4", "concept_max.yaml", ("--model.optimizer.init_args.lr=2e-4",)),
+        # The default config with the head on the mean over tokens, MiniLM's own pooling, not on [CLS].
+        Variant("concept_max-mean", "concept_max.yaml", ("--model.net.init_args.pooling=mean",)),
     ]
     return [replace(variant, seed=seed) for variant in study for seed in seeds] if seeds else study
 
