@@ -18,6 +18,13 @@ from plausibility.triple import Triple
 EVENTS = [Triple("dog", "chase", "cat"), Triple("person", "eat", "apple"), Triple("stone", "eat", "air")]
 
 
+@pytest.fixture
+def triples(fixtures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The fixture triples, with a private cache for the calibrations that building scorers on them fits."""
+    monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path / "cache"))
+    return fixtures / "ngram_triples.tsv"
+
+
 def _calibration(slope: float, intercept: float) -> Calibration:
     return Calibration(slope, intercept, n=2, slice="by hand", ece_before=0.0, ece_after=0.0)
 
@@ -68,11 +75,7 @@ def test_a_weighted_spec_parses_prints_back_and_ships_under_a_portable_name(fixt
     assert bundled_calibration_path("ensemble:roberta+4*zero-shot").name == "ensemble_roberta+4xzero-shot.json"
 
 
-def test_a_weighted_spec_builds_a_weighted_ensemble(
-    fixtures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path / "cache"))
-    triples = fixtures / "ngram_triples.tsv"
+def test_a_weighted_spec_builds_a_weighted_ensemble(triples: Path) -> None:
     scorer = load_scorer(f"uncalibrated:ensemble:3*ngram:{triples}+resnik:{triples}")
     assert isinstance(scorer, EnsembleScorer)
     np.testing.assert_allclose(scorer.weights, [0.75, 0.25])
@@ -94,11 +97,7 @@ def test_a_saturated_member_gives_finite_scores(fixtures: Path) -> None:
     assert np.isfinite(ensemble.score(EVENTS)).all()
 
 
-def test_a_spec_builds_every_member_calibrated_and_prints_back(
-    fixtures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path / "cache"))
-    triples = fixtures / "ngram_triples.tsv"
+def test_a_spec_builds_every_member_calibrated_and_prints_back(triples: Path) -> None:
     text = f"ensemble:ngram:{triples}+resnik:{triples}"
     assert str(parse_spec(text)) == text
     assert [member.kind for member in parse_spec(text).members] == ["ngram", "resnik"]
@@ -122,11 +121,7 @@ def test_a_conceptmax_member_wraps_only_its_own_part(fixtures: Path) -> None:
     assert members[0].inner.kind == "ngram"
 
 
-def test_members_that_read_one_source_share_one_load(
-    fixtures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path / "cache"))
-    triples = fixtures / "ngram_triples.tsv"
+def test_members_that_read_one_source_share_one_load(triples: Path) -> None:
     scorer = load_scorer(f"uncalibrated:ensemble:event:ngram:{triples}+conceptmax:ngram:{triples}+ngram:{triples}")
     event, maximum, ngram = (uncalibrated(member) for member in scorer.members)
     assert isinstance(maximum, ConceptMax) and maximum.scorer is event is ngram
