@@ -113,7 +113,7 @@ class SlotAssociation:
         if total <= 0 or not seen.any():
             return 0.0
         prior = (self.class_totals[stored[seen]] - own[seen]) / (self.verb_totals.sum() - removed)
-        values, _ = associations(joint[seen] / total, prior, np.zeros(int(seen.sum()), np.intp), 1)
+        values, _, _ = associations(joint[seen] / total, prior, np.zeros(int(seen.sum()), np.intp), 1)
         association = dict(zip(stored[seen].tolist(), values.tolist(), strict=True))
         columns = self.columns(chains)
         return max((association.get(int(column), 0.0) for column in columns), default=0.0)
@@ -125,8 +125,9 @@ class SlotAssociation:
 
 def associations(
     conditional: np.ndarray, prior: np.ndarray, rows: np.ndarray, n_verbs: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """`A(v, c)` of each seen (v, c) entry, whose verb is row `rows[i]`, and `S(v)` of each of the `n_verbs`.
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`A(v, c)` of each seen (v, c) entry, whose verb is row `rows[i]`; `S(v)` of each of the `n_verbs`; and
+    which entries belong to a verb that shows a preference.
 
     `conditional` and `prior` are the entries' `P(c|v)` and `P(c)`. A verb with `S(v) <= MIN_STRENGTH`
     follows the prior up to rounding, and dividing rounding noise would blow `A` up: its entries get 0.
@@ -134,7 +135,7 @@ def associations(
     terms = conditional * np.log(conditional / prior)
     strength = np.bincount(rows, weights=terms, minlength=n_verbs)
     preferring = strength[rows] > MIN_STRENGTH
-    return np.where(preferring, terms / np.where(preferring, strength[rows], 1.0), 0.0), strength
+    return np.where(preferring, terms / np.where(preferring, strength[rows], 1.0), 0.0), strength, preferring
 
 
 def fit_slot(counts: Iterable[tuple[str, str, int]], sense_chains: SenseChains) -> SlotAssociation:
@@ -173,9 +174,8 @@ def fit_slot(counts: Iterable[tuple[str, str, int]], sense_chains: SenseChains) 
     verb_totals = np.asarray(pair_counts.sum(axis=1)).ravel()  # f(v)
     prior = np.asarray(frequencies.sum(axis=0)).ravel() / max(verb_totals.sum(), 1.0)  # P(c)
     conditional = frequencies.data / verb_totals[frequencies.row]  # P(c|v) on the seen (v, c)
-    values, strength = associations(conditional, prior[frequencies.col], frequencies.row, len(verbs))
-    preferring = strength[frequencies.row] > MIN_STRENGTH  # the other verbs' entries are 0: left out
-    rows, columns = frequencies.row[preferring], frequencies.col[preferring]
+    values, strength, preferring = associations(conditional, prior[frequencies.col], frequencies.row, len(verbs))
+    rows, columns = frequencies.row[preferring], frequencies.col[preferring]  # the other verbs' A is 0: not stored
     association = sparse.csr_array((values[preferring], (rows, columns)), shape=(len(verbs), len(classes)))
     association.sort_indices()
     joint = sparse.csr_array(frequencies)
