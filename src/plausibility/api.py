@@ -83,10 +83,25 @@ class Scorer:
         return explain(at_min_depth(self.scorer, min_depth), as_triples(triples), top=top, min_depth=min_depth)
 
     def score_file(
-        self, source: Path | str, output: Path | str, batch_size: int = 4096, skip_invalid: bool = False
+        self,
+        source: Path | str,
+        output: Path | str,
+        batch_size: int = 4096,
+        skip_invalid: bool = False,
+        as_given: bool = False,
     ) -> BatchResult:
-        """`plausibility score --input SOURCE --output OUTPUT`: streamed, order-keeping, atomic."""
-        return score_table(self.scorer, Path(source), Path(output), batch_size, skip_invalid, progress=False)
+        """`plausibility score --input SOURCE --output OUTPUT`: streamed, order-keeping, atomic.
+
+        As there, each triple is scored as its lemmas (`QueryLemmas`) unless `as_given`; `score` and
+        `probability` take the words as given, as every `TripleScorer` does.
+        """
+        from plausibility.query.coverage import coverage_flags
+        from plausibility.query.lemmas import QueryLemmas
+
+        lemmas = None if as_given else QueryLemmas(coverage_flags(self.scorer).hierarchy)
+        return score_table(
+            self.scorer, Path(source), Path(output), batch_size, skip_invalid, progress=False, lemmas=lemmas
+        )
 
 
 def load_scorer(

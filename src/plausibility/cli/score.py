@@ -22,6 +22,7 @@ from plausibility.triple import Triple
 
 if TYPE_CHECKING:
     from plausibility.query.batch import Annotator
+    from plausibility.query.lemmas import QueryLemmas
     from plausibility.scoring.protocols import TripleScorer
 
 _EPILOG = """examples:
@@ -46,17 +47,24 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser = subparsers.add_parser(
         "score",
         help="score the plausibility of a triple or a file of triples",
-        description="Score `S V O` (lemmas), or every triple of --input (TSV, CSV, JSONL or Parquet with "
-        "subject, verb, object columns; extra columns are kept) into --output. Words absent from WordNet "
-        "(or unseen in a model's training) are scored and flagged. Each word is one lemma, on the command "
-        "line as in files: a multiword noun (ice cream) is rejected. The header is optional and matched in "
+        description="Score `S V O`, or every triple of --input (TSV, CSV, JSONL or Parquet with "
+        "subject, verb, object columns; extra columns are kept) into --output. Each word is scored as its "
+        "lemma (person eat apples as person eat apple: the models know lemmas), given beside it in the "
+        "*_lemma columns; --as-given scores the words as they are. Words absent from WordNet (or unseen in a "
+        "model's training) are scored and flagged. Each slot is one word, on the command line as in files: a "
+        "multiword noun (ice cream) is rejected. The header is optional and matched in "
         "any case; a UTF-8 byte-order mark is ignored. TSV has no quoting (a \" is a character); CSV has "
         "standard quoting.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "words", nargs="*", metavar="S V O", help="subject, verb and object of one event: one lemma each, as in files"
+        "words", nargs="*", metavar="S V O", help="subject, verb and object of one event: one word each, as in files"
+    )
+    parser.add_argument(
+        "--as-given",
+        action="store_true",
+        help="score the words as they are, not as their lemmas (nouns by WordNet, verbs by lemminflect)",
     )
     parser.add_argument(
         "--model",
@@ -142,13 +150,15 @@ def _streams(args: argparse.Namespace) -> Iterator[tuple[Path, Path]]:
             sys.stdout.buffer.flush()
 
 
-def _score_file(args: argparse.Namespace, scorer: "TripleScorer", annotators: "list[Annotator]") -> int:
+def _score_file(
+    args: argparse.Namespace, scorer: "TripleScorer", annotators: "list[Annotator]", lemmas: "QueryLemmas | None"
+) -> int:
     from plausibility.query.batch import score_table
 
     name = "stdin" if str(args.input) == "-" else str(args.input)
     with _streams(args) as (source, output):
         try:
-            result = score_table(scorer, source, output, args.chunk_size, args.skip_invalid, annotators)
+            result = score_table(scorer, source, output, args.chunk_size, args.skip_invalid, annotators, lemmas=lemmas)
         except DataFormatError as error:  # named by the spool file; the user gave stdin
             raise DataFormatError(str(error).replace(str(source), name)) from None
     log = logging.getLogger(__name__)
@@ -173,16 +183,20 @@ def run(args: argparse.Namespace) -> int:
     from plausibility.query.batch import score_triples
     from plausibility.query.coverage import coverage_flags
     from plausibility.query.explain import ExplanationColumns, always_explains, at_min_depth, explain
+    from plausibility.query.lemmas import QueryLemmas
 
     _check(args)
     model = args.model or default_scorer()
     scorer = at_min_depth(load_scorer(model, **load_options(args)), args.min_depth)
     explaining = args.explain or always_explains(scorer)
     flags = coverage_flags(scorer)
+    lemmas = None if args.as_given else QueryLemmas(flags.hierarchy)
     if args.input is not None:
-        return _score_file(args, scorer, [flags, ExplanationColumns(scorer, args.min_depth)] if explaining else [flags])
-    triple = Triple(*(word.strip().lower() for word in args.words))
-    scores = score_triples(scorer, [triple]).assign(**flags([triple]))
+        annotators = [flags, ExplanationColumns(scorer, args.min_depth)] if explaining else [flags]
+        return _score_file(args, scorer, annotators, lemmas)
+    given = Triple(*(word.strip().lower() for word in args.words))
+    triple = lemmas([given])[0] if lemmas else given
+    scores = score_triples(scorer, [given], lemmas).assign(**flags([triple]))
     explanation = explain(scorer, [triple], top=args.top, min_depth=args.min_depth)[0] if explaining else None
     if args.json:
         record = {str(column): _plain(value) for column, value in scores.iloc[0].items()}

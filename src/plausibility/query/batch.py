@@ -9,6 +9,7 @@ import pandas as pd
 
 from plausibility.errors import DataFormatError
 from plausibility.progress import progress_bar
+from plausibility.query.lemmas import QueryLemmas
 from plausibility.query.triple_files import InvalidLine, TableWriter, read_triple_chunks
 from plausibility.scoring.protocols import TripleScorer
 from plausibility.triple import Triple
@@ -66,12 +67,14 @@ def score_table(
     skip_invalid: bool = False,
     annotators: Sequence[Annotator] = (),
     progress: bool = True,
+    lemmas: QueryLemmas | None = None,
 ) -> BatchResult:
     """Score every triple of `source` into `output` (any table format), keeping order and extra columns.
 
     Output adds `score` (the scorer's own scale), `probability` (its `to_probability`) and one column per
-    annotator entry. Invalid rows stop the run before anything is written, unless `skip_invalid`; an
-    interrupted run leaves no output file.
+    annotator entry. With `lemmas`, each triple is scored (and annotated) in its lemma form, and the lemma
+    columns say which words were changed; without, as given. Invalid rows stop the run before anything is
+    written, unless `skip_invalid`; an interrupted run leaves no output file.
     """
     if source.resolve() == output.resolve():
         raise DataFormatError(f"{output}: output would overwrite the input; choose another --output path")
@@ -83,9 +86,12 @@ def score_table(
         for chunk in read_triple_chunks(source, batch_size):
             frame = chunk.rows
             columns = zip(frame["subject"], frame["verb"], frame["object"], strict=True)
-            triples = [Triple(s, v, o) for s, v, o in columns]
+            given = [Triple(s, v, o) for s, v, o in columns]
+            triples = lemmas(given) if lemmas else given
             scores = scorer.score(triples) if triples else np.zeros(0)
             frame = frame.assign(score=scores, probability=scorer.to_probability(scores))
+            if lemmas and triples:
+                frame = frame.assign(**lemmas.columns(given, triples))
             for annotate in annotators:
                 frame = frame.assign(**annotate(triples)) if triples else frame
             writer.write(frame)
@@ -94,10 +100,14 @@ def score_table(
     return BatchResult(output, rows, invalid)
 
 
-def score_triples(scorer: TripleScorer, triples: Sequence[Triple]) -> pd.DataFrame:
-    """Scores of a few triples as a table (subject, verb, object, score, probability), input order."""
-    scores = scorer.score(list(triples))
-    return pd.DataFrame(
+def score_triples(scorer: TripleScorer, triples: Sequence[Triple], lemmas: QueryLemmas | None = None) -> pd.DataFrame:
+    """Scores of a few triples as a table (subject, verb, object, score, probability), input order.
+
+    With `lemmas`, scored in their lemma form, with the lemma columns of `score_table`.
+    """
+    scored = lemmas(triples) if lemmas else list(triples)
+    scores = scorer.score(scored)
+    table = pd.DataFrame(
         {
             "subject": [t.subject for t in triples],
             "verb": [t.verb for t in triples],
@@ -106,3 +116,4 @@ def score_triples(scorer: TripleScorer, triples: Sequence[Triple]) -> pd.DataFra
             "probability": scorer.to_probability(scores),
         }
     )
+    return table.assign(**lemmas.columns(triples, scored)) if lemmas else table

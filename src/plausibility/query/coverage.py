@@ -7,19 +7,14 @@ from plausibility.scoring.protocols import TripleScorer
 from plausibility.triple import Triple
 
 
-def _changed(word: str, lemma: str | None) -> bool:
-    return lemma is not None and lemma != word.strip().lower().replace(" ", "_")
-
-
 class CoverageFlags:
-    """An annotator adding the WordNet lemma of each noun, whether one was normalised, and a `flags` column.
+    """An annotator adding a `flags` column: which words of each scored triple a scorer may know little about.
 
-    `subject_lemma` / `object_lemma` are the lemmas the nouns were looked up as (empty when WordNet has no
-    noun for the word) and `lemmatised` is true when either differs from the word as given ("apples" ->
-    "apple"). Flags, comma-joined and empty when every word is covered, are `subject-not-in-wordnet` /
+    Flags, comma-joined and empty when every word is covered, are `subject-not-in-wordnet` /
     `object-not-in-wordnet` (no noun sense, so no abstraction in that slot) and, when the training nouns are
     known, `subject-unseen-in-training` / `object-unseen-in-training`. Flagged triples are still scored: the
-    flag only says how far to trust it.
+    flag only says how far to trust it. Give it the triples as scored (`QueryLemmas`), so `apples` is not
+    flagged as unseen where `apple` was seen.
     """
 
     def __init__(self, hierarchy: Hierarchy, training_nouns: Sequence[str] | None = None) -> None:
@@ -36,17 +31,7 @@ class CoverageFlags:
         return found
 
     def __call__(self, triples: Sequence[Triple]) -> dict[str, list[object]]:
-        subjects = [self.hierarchy.lemma(triple.subject) for triple in triples]
-        objects = [self.hierarchy.lemma(triple.object) for triple in triples]
-        return {
-            "subject_lemma": [lemma or "" for lemma in subjects],
-            "object_lemma": [lemma or "" for lemma in objects],
-            "lemmatised": [
-                _changed(t.subject, s) or _changed(t.object, o)
-                for t, s, o in zip(triples, subjects, objects, strict=True)
-            ],
-            "flags": [",".join(self.flags(triple)) for triple in triples],
-        }
+        return {"flags": [",".join(self.flags(triple)) for triple in triples]}
 
 
 def coverage_flags(scorer: TripleScorer) -> CoverageFlags:

@@ -1,0 +1,59 @@
+"""Query words as the lemmas the models know: `person eat apples` is scored as `person eat apple`.
+
+Training triples, n-gram counts and WordNet grids are all lemmas, so a plural noun or an inflected verb in a
+query would be read as a different, rarer word (and flagged as unseen in training). The query layer therefore
+scores each event in its lemma form and keeps the words as given beside it.
+"""
+
+from collections.abc import Sequence
+from functools import cache
+from typing import TYPE_CHECKING
+
+from lemminflect import getAllInflections, getAllLemmas
+
+from plausibility.triple import Triple
+
+if TYPE_CHECKING:
+    from plausibility.lexicon.hierarchy import Hierarchy
+
+
+@cache
+def verb_lemma(word: str) -> str:
+    """A verb's lemma: the word itself if it is one ("saw" stays "saw"), else its first lemma ("eats" -> "eat").
+
+    A word lemminflect does not know as a verb is kept as given.
+    """
+    if getAllInflections(word, upos="VERB"):
+        return word
+    lemmas = getAllLemmas(word, upos="VERB").get("VERB")
+    return lemmas[0] if lemmas else word
+
+
+class QueryLemmas:
+    """Maps query triples to the form they are scored in, and says what changed.
+
+    Nouns go through WordNet's noun lemma (`Hierarchy.lemma`: a word WordNet lists is its own lemma, any
+    other through its morphology, "children" -> "child"), as the grids read them; the verb through
+    `verb_lemma`. A word with no lemma is scored as given.
+    """
+
+    def __init__(self, hierarchy: "Hierarchy") -> None:
+        self.hierarchy = hierarchy
+
+    def __call__(self, triples: Sequence[Triple]) -> list[Triple]:
+        return [
+            Triple(self._noun(t.subject), verb_lemma(t.verb), self._noun(t.object)) for t in triples
+        ]
+
+    def _noun(self, word: str) -> str:
+        return self.hierarchy.lemma(word) or word
+
+    @staticmethod
+    def columns(given: Sequence[Triple], scored: Sequence[Triple]) -> dict[str, list[object]]:
+        """`subject_lemma`, `verb_lemma`, `object_lemma` (the words scored) and `lemmatised` (any differs)."""
+        return {
+            "subject_lemma": [t.subject for t in scored],
+            "verb_lemma": [t.verb for t in scored],
+            "object_lemma": [t.object for t in scored],
+            "lemmatised": [a != b for a, b in zip(given, scored, strict=True)],
+        }
