@@ -88,6 +88,8 @@ def variants(roberta_checkpoint: str, seeds: list[int]) -> list[Variant]:
         Variant("concept_max-lr2e-4", "concept_max.yaml", ("--model.optimizer.init_args.lr=2e-4",)),
         # The default config with the head on the mean over tokens, MiniLM's own pooling, not on [CLS].
         Variant("concept_max-mean", "concept_max.yaml", ("--model.net.init_args.pooling=mean",)),
+        # The default config trained on each pair's ranking (attested above its own pseudo-negative).
+        Variant("concept_max-pairwise", "concept_max.yaml", ("--model.objective=pairwise",)),
     ]
     return [replace(variant, seed=seed) for variant in study for seed in seeds] if seeds else study
 

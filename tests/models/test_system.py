@@ -53,3 +53,26 @@ def test_training_grids_follow_the_wsd_choice(tmp_path, monkeypatch: pytest.Monk
         logits[wsd] = module.training_logits([event]).item()
         assert logits[wsd] == pytest.approx(np.logaddexp.reduce([_text_logit(t) for t in cells]), abs=1e-12)
     assert objects["mfs"] != objects["gloss"] and logits["mfs"] != logits["gloss"]
+
+
+@pytest.mark.filterwarnings("ignore:You are trying to `self.log\\(\\)`")  # a training step outside a Trainer
+@pytest.mark.parametrize("objective", ["pointwise", "pairwise"])
+def test_the_objective_compares_events_with_their_labels_or_each_pair(objective: str) -> None:
+    from plausibility.models.datamodule import PairBatch
+
+    positives = [Triple("dog", "chase", "cat"), Triple("person", "eat", "apple")]
+    negatives = [Triple("theory", "chase", "cat"), Triple("person", "eat", "year")]
+    module = PlausibilityModule(net=TextLogitNet(), objective=objective)
+    loss = module.training_step(PairBatch(positives, negatives), 0).item()
+    pos = np.array([_text_logit(t) for t in positives])
+    neg = np.array([_text_logit(t) for t in negatives])
+    if objective == "pairwise":  # -log sigmoid(pos - neg): each event ranked above its own pseudo-negative
+        expected = np.mean(np.logaddexp(0, -(pos - neg)))
+    else:  # binary cross-entropy of each event against its label
+        expected = np.mean(np.r_[np.logaddexp(0, -pos), np.logaddexp(0, neg)])
+    assert loss == pytest.approx(expected, rel=1e-12)
+
+
+def test_an_unknown_objective_is_refused() -> None:
+    with pytest.raises(ValueError, match="objective must be 'pointwise' or 'pairwise'"):
+        PlausibilityModule(net=TextLogitNet(), objective="listwise")  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""`PlausibilityModule`: the shared objective, BCE on attested vs pseudo-negative events (thesis 6.5)."""
+"""`PlausibilityModule`: the shared objective, attested vs pseudo-negative events (thesis 6.5): BCE, or pairwise."""
 
 from collections import defaultdict
 from typing import TYPE_CHECKING, Literal
@@ -19,6 +19,9 @@ from plausibility.models.schedules import WarmupDecay
 from plausibility.models.scorer import DEFAULT_BATCH_SIZE, net_lexicon, trained_scorer
 from plausibility.scoring.protocols import TripleScorer
 from plausibility.triple import Triple
+
+# How the attested events and their pseudo-negatives are compared in training.
+Objective = Literal["pointwise", "pairwise"]
 
 if TYPE_CHECKING:
     from plausibility.lexicon.abstractions import AbstractionGrid
@@ -47,6 +50,7 @@ class PlausibilityModule(L.LightningModule):
         optimizer: OptimizerCallable = torch.optim.AdamW,
         scheduler: LRSchedulerCallable | None = None,
         init_from: str | None = None,
+        objective: Objective = "pointwise",
     ) -> None:
         """Args:
         net: a net with `featurize(triples)` and `forward(**features) -> logits`.
@@ -66,6 +70,12 @@ class PlausibilityModule(L.LightningModule):
             `WarmupDecay` without `total_steps` decays over the trainer's steps (`max_steps`, else its epochs').
         init_from: a checkpoint of `plausibility fit` whose net weights this one starts from (e.g. a
             trained classifier's for ConceptMax); the optimizer and schedule start afresh.
+        objective: "pointwise" (the thesis): BCE of each event against its label. "pairwise": BCE of each
+            attested event's logit minus its own pseudo-negative's, i.e. the probability that the pair is
+            ranked right. A pseudo-negative differs from its event in one or both slots, so the pair isolates
+            what the swapped word does to the event (a subject that cannot do the verb, say) where the
+            pointwise loss can lean on cues the two share; its logits have no fixed zero, which the Platt
+            calibration of an exported model supplies.
         """
         super().__init__()
         # Under `plausibility fit` the saved hyperparameters are the resolved config, `net` included, which
@@ -79,6 +89,9 @@ class PlausibilityModule(L.LightningModule):
         self.rng = np.random.default_rng(seed)
         self.optimizer = optimizer
         self.scheduler = scheduler
+        if objective not in ("pointwise", "pairwise"):
+            raise ValueError(f"objective must be 'pointwise' or 'pairwise', got {objective!r}")
+        self.objective = objective
         self._evaluated: dict[str, list[tuple[list[int], np.ndarray, list[int]]]] = defaultdict(list)
         self._resumed_torch_rng: torch.Tensor | None = None
         if init_from is not None:
@@ -111,9 +124,14 @@ class PlausibilityModule(L.LightningModule):
     def training_step(self, batch: PairBatch, batch_idx: int) -> torch.Tensor:
         size = len(batch.positives)
         logits = self.training_logits(batch.positives + batch.negatives)  # (2 * size,)
-        labels = torch.cat([logits.new_ones(size), logits.new_zeros(size)])
-        loss = F.binary_cross_entropy_with_logits(logits, labels)
-        accuracy = ((logits > 0).float() == labels).float().mean()
+        if self.objective == "pairwise":
+            margins = logits[:size] - logits[size:]  # each attested event against its own pseudo-negative
+            loss = F.softplus(-margins).mean()  # = BCE of the margin against label 1
+            accuracy = (margins > 0).float().mean()
+        else:
+            labels = torch.cat([logits.new_ones(size), logits.new_zeros(size)])
+            loss = F.binary_cross_entropy_with_logits(logits, labels)
+            accuracy = ((logits > 0).float() == labels).float().mean()
         self.log("train/loss", loss, prog_bar=True, batch_size=size)
         self.log("train/accuracy", accuracy, batch_size=size)
         return loss
