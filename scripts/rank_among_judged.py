@@ -1,0 +1,47 @@
+"""Where a scorer ranks events among the human-judged events of the valid halves.
+
+A calibrated probability says how an event compares with attested training events and their pseudo-negatives;
+this says how it compares with what people judged. For each event and each valid half it prints the share of
+plausible and of implausible events that score below it. An event that scores above half of the plausible
+events and most of the implausible ones is, to this scorer, as plausible as a typical plausible one, and no
+monotone calibration (fitted on any data) can put it below .5 while keeping the scorer's ranking of those
+events. Nothing is fitted or chosen here; the test halves are not read.
+
+    python scripts/rank_among_judged.py 'rock eat sandwich' 'person breathe air' --model roberta
+"""
+
+import argparse
+
+import numpy as np
+
+from plausibility.evaluation.datasets import DATASETS, load_plausibility_set
+from plausibility.scorers import default_scorer, load_scorer
+from plausibility.triple import Triple
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("events", nargs="+", metavar="'S V O'", help="events to place, one quoted 'S V O' each")
+    parser.add_argument("--model", help="scorer SPEC (default: the default scorer)")
+    args = parser.parse_args()
+    if any(len(event.split()) != 3 for event in args.events):
+        raise SystemExit("give each event as one quoted 'S V O' (three words)")
+    events = [Triple(*event.lower().split()) for event in args.events]
+    spec = args.model or default_scorer()
+    scorer = load_scorer(spec)
+    scores = scorer.score(events)
+    print(f"{spec}: share of the valid halves' plausible / implausible events scoring below each event")
+    halves = {}
+    for name in DATASETS:
+        half = load_plausibility_set(name, "valid")
+        halves[name] = (np.array([e.label for e in half]), scorer.score([e.triple for e in half]))
+    for event, score in zip(events, scores, strict=True):
+        shares = [
+            f"{name} {np.mean(valid[labels == 1] < score):.2f} / {np.mean(valid[labels == 0] < score):.2f}"
+            for name, (labels, valid) in halves.items()
+        ]
+        print(f"  {event}: " + ", ".join(shares))
+
+
+if __name__ == "__main__":
+    main()
