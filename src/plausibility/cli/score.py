@@ -62,11 +62,6 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "words", nargs="*", metavar="S V O", help="subject, verb and object of one event: one word each, as in files"
     )
     parser.add_argument(
-        "--as-given",
-        action="store_true",
-        help="score the words as they are, not as their lemmas (nouns by WordNet, verbs by lemminflect)",
-    )
-    parser.add_argument(
         "--model",
         help="scorer SPEC (default: whichever of the zero-shot LM, the shipped models and ensembles of them had the "
         "highest mean valid AUC; `plausibility resources` prints the choice and its figures)",
@@ -83,6 +78,11 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         metavar="N",
         help="lay out the abstraction grids (those --explain searches, and a conceptmax:<SPEC>'s maximum) from "
         "hypernyms at least N levels below WordNet's root (default: the model's own; the thesis's is 4)",
+    )
+    parser.add_argument(
+        "--as-given",
+        action="store_true",
+        help="score the words as they are, not as their lemmas (nouns by WordNet, verbs by lemminflect)",
     )
     parser.add_argument("--input", type=Path, help="table of triples to score (- reads stdin)")
     parser.add_argument(
