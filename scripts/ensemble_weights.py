@@ -7,6 +7,12 @@ looked at: give the printed SPEC to `scripts/choose_default_scorer.py --candidat
 once with `plausibility evaluate`.
 
     python scripts/ensemble_weights.py conceptmax roberta zero-shot ngram resnik --grid 0,0.5,1,1.5,2
+
+`--probe 'S V O=1'` (repeatable; `=0` for an implausible event) also prints each probe's calibrated probability
+under the best weighting, and the best weighting (with its valid AUC) whose probabilities put every probe on its
+side of .5: what it would cost in valid AUC to answer those examples right. Each weighting is calibrated as its
+SPEC would be on first use (`calibration_for`: Platt on the held-out scores of the seeded slice of training
+pairs). This never changes which weighting is best.
 """
 
 import argparse
@@ -17,8 +23,12 @@ import numpy as np
 
 from plausibility.evaluation.datasets import DATASETS, load_plausibility_set
 from plausibility.evaluation.intervals import rank_auc
+from plausibility.resources import data_dir
 from plausibility.scorers import load_scorer
 from plausibility.scorers.spec import ScorerSpec, parse_spec
+from plausibility.scoring.calibration import DEFAULT_CALIBRATION_PAIRS, calibration_slice, fit_platt
+from plausibility.scoring.ensemble import EnsembleScorer
+from plausibility.triple import Triple
 
 
 def weighted_spec(members: list[ScorerSpec], weights: tuple[float, ...]) -> str:
@@ -45,12 +55,41 @@ def weighted_aucs(weights: np.ndarray, log_odds: np.ndarray, labels: np.ndarray,
     return np.concatenate(aucs)
 
 
+def parse_probe(text: str) -> tuple[Triple, int]:
+    """`'S V O=1'` -> (the event, its label); anything else is a usage error."""
+    event, _, label = text.rpartition("=")
+    if len(event.split()) != 3 or label not in ("0", "1"):
+        raise SystemExit(f"--probe {text!r}: give 'S V O=1' for a plausible event or 'S V O=0' for an implausible one")
+    return Triple(*event.lower().split()), int(label)
+
+
+def first_on_their_sides(
+    ranked: np.ndarray, slice_log_odds: np.ndarray, slice_labels: list[int], probe_log_odds: np.ndarray, probe_labels
+) -> tuple[int, np.ndarray] | None:
+    """The first row of `ranked` (weightings, best first) whose calibrated probabilities put every probe on its
+    labelled side of .5, with those probabilities; None if no weighting does.
+
+    Each weighting is Platt-calibrated on its own weighted scores of the slice, as its SPEC would be.
+    """
+    wanted = np.asarray(probe_labels) == 1
+    for row, weights in enumerate(ranked):
+        calibration = fit_platt(weights @ slice_log_odds, slice_labels, "the calibration slice")
+        probabilities = calibration.probability(weights @ probe_log_odds)
+        if np.array_equal(probabilities > 0.5, wanted):
+            return row, probabilities
+    return None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("members", nargs="+", metavar="SPEC", help="the scorers to weigh, two or more")
     parser.add_argument("--grid", default="0,0.5,1,1.5,2", help="comma-separated weights tried for each member")
     parser.add_argument("--top", type=int, default=10, help="how many of the best combinations to print")
+    parser.add_argument(
+        "--probe", action="append", default=[], metavar="'S V O=L'", help="an event with its label (1 or 0)"
+    )
     args = parser.parse_args()
+    probes = [parse_probe(text) for text in args.probe]
     grid = sorted({float(weight) for weight in args.grid.split(",")})
     started = time.monotonic()
     halves = {dataset: load_plausibility_set(dataset, "valid") for dataset in DATASETS}
@@ -78,6 +117,35 @@ def main() -> None:
         figures = ", ".join(f"{dataset} {auc:.3f}" for dataset, auc in by_dataset.items())
         print(f"mean valid AUC {mean:.4f} ({figures}): {spec}")
     print(f"best: {ranked[0]}")
+    if probes:
+        report_probes(ensemble, weightings, ranked, tried, probes)
+
+
+def report_probes(
+    ensemble: EnsembleScorer, weightings: dict[str, tuple[float, ...]], ranked: list[str], tried: dict, probes: list
+) -> None:
+    """The probes under the best weighting, and the best weighting that answers every probe on its side of .5."""
+    events, probe_labels = [event for event, _ in probes], [label for _, label in probes]
+    pairs = data_dir() / "training" / "pairs.parquet"
+    slice_events, slice_labels, _ = calibration_slice(pairs, DEFAULT_CALIBRATION_PAIRS)
+    slice_log_odds = ensemble.member_log_odds(slice_events, held_out=True)
+    probe_log_odds = ensemble.member_log_odds(events)
+    weights = np.array([weightings[spec] for spec in ranked], dtype=np.float64)
+    weights /= weights.sum(axis=1, keepdims=True)  # as `EnsembleScorer` normalises them
+
+    def listing(probabilities: np.ndarray) -> str:
+        return ", ".join(f"{event} {p:.3f}" for event, p in zip(events, probabilities, strict=True))
+
+    best = fit_platt(weights[0] @ slice_log_odds, slice_labels, "the calibration slice")
+    print(f"probes under the best: {listing(best.probability(weights[0] @ probe_log_odds))}")
+    found = first_on_their_sides(weights, slice_log_odds, slice_labels, probe_log_odds, probe_labels)
+    if found is None:
+        print("no weighting on the grid puts every probe on its side of .5")
+        return
+    row, probabilities = found
+    spec = ranked[row]
+    print(f"best with every probe on its side: {spec} (rank {row + 1}, mean valid AUC {tried[spec][0]:.4f}): ", end="")
+    print(listing(probabilities))
 
 
 if __name__ == "__main__":

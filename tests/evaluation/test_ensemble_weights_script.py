@@ -32,3 +32,29 @@ def test_a_weighting_prints_as_the_spec_of_its_kept_members_smallest_weight_one(
     script = _script()
     assert script.weighted_spec(members, (2.0, 0.0, 4.0)) == "ensemble:conceptmax+2*ngram"
     assert script.weighted_spec(members, (0.0, 1.5, 0.0)) == "zero-shot:@pmi-passive"
+
+
+def test_the_first_weighting_with_every_probe_on_its_side_is_found_and_calibrated_as_its_spec() -> None:
+    from plausibility.scoring.calibration import fit_platt
+
+    rng = np.random.default_rng(1)
+    labels = [1] * 50 + [0] * 50
+    # member 0 separates the slice well; member 1 is noise but says the probe is implausible
+    slice_log_odds = np.vstack([np.r_[rng.normal(1, 1, 50), rng.normal(-1, 1, 50)], rng.normal(0, 1, 100)])
+    probe_log_odds = np.array([[2.0], [-30.0]])
+    ranked = np.array([[1.0, 0.0], [0.9, 0.1], [0.5, 0.5]])
+    row, probabilities = _script().first_on_their_sides(ranked, slice_log_odds, labels, probe_log_odds, [0])
+    expected = fit_platt(ranked[row] @ slice_log_odds, labels, "x").probability(ranked[row] @ probe_log_odds)
+    assert row == 1 and probabilities[0] < 0.5
+    np.testing.assert_allclose(probabilities, expected)
+    assert _script().first_on_their_sides(ranked[:1], slice_log_odds, labels, probe_log_odds, [0]) is None
+
+
+def test_a_probe_needs_three_words_and_a_label() -> None:
+    import pytest
+
+    from plausibility.triple import Triple
+
+    assert _script().parse_probe("Rock eat sandwich=0") == (Triple("rock", "eat", "sandwich"), 0)
+    with pytest.raises(SystemExit, match="give 'S V O=1'"):
+        _script().parse_probe("rock eat=0")
