@@ -92,6 +92,9 @@ def variants(roberta_checkpoint: str, seeds: list[int]) -> list[Variant]:
         Variant("concept_max-pairwise", "concept_max.yaml", ("--model.objective=pairwise",)),
         # The default config with twice the pairs in each of its 400 steps.
         Variant("concept_max-batch64", "concept_max.yaml", ("--data.batch_size=64",)),
+        # The default config training only the top 2 or 4 of MiniLM's 6 blocks: closer to the pretrained encoder.
+        Variant("concept_max-top2", "concept_max.yaml", ("--model.net.init_args.trainable_layers=2",)),
+        Variant("concept_max-top4", "concept_max.yaml", ("--model.net.init_args.trainable_layers=4",)),
     ]
     return [replace(variant, seed=seed) for variant in study for seed in seeds] if seeds else study
 
