@@ -41,9 +41,7 @@ class QueryLemmas:
         self.hierarchy = hierarchy
 
     def __call__(self, triples: Sequence[Triple]) -> list[Triple]:
-        return [
-            Triple(self._noun(t.subject), verb_lemma(t.verb), self._noun(t.object)) for t in triples
-        ]
+        return [Triple(self._noun(t.subject), verb_lemma(t.verb), self._noun(t.object)) for t in triples]
 
     def _noun(self, word: str) -> str:
         return self.hierarchy.lemma(word) or word
