@@ -59,6 +59,27 @@ def test_skip_invalid_scores_the_rest_and_reports_line_numbers(tmp_path: Path, n
     assert pd.read_csv(result.output)["subject"].tolist() == ["person", "dog"]
 
 
+@pytest.mark.parametrize("suffix", [".tsv", ".csv", ".parquet", ".jsonl"])
+def test_a_first_chunk_of_skipped_rows_leaves_every_column_to_the_scored_ones(
+    tmp_path: Path, ngram_spec: str, suffix: str
+) -> None:
+    from plausibility.query.coverage import coverage_flags
+    from plausibility.query.lemmas import QueryLemmas
+
+    source = _table(tmp_path, "ice cream\teat\tapple\npersons\teat\tbread\n")
+    scorer = load_scorer(ngram_spec)
+    flags = coverage_flags(scorer)
+    output = tmp_path / f"out{suffix}"
+    score_table(scorer, source, output, 1, True, [flags], progress=False, lemmas=QueryLemmas(flags.hierarchy))
+    readers = {".tsv": lambda p: pd.read_csv(p, sep="\t"), ".csv": pd.read_csv, ".parquet": pd.read_parquet}
+    scored = readers.get(suffix, lambda p: pd.read_json(p, lines=True))(output)
+    assert list(scored.columns) == [
+        "subject", "verb", "object", "score", "probability", "subject_lemma", "verb_lemma", "object_lemma",
+        "lemmatised", "flags",
+    ]  # fmt: skip
+    assert scored["subject_lemma"].tolist() == ["person"]
+
+
 def test_interrupted_run_leaves_no_output(tmp_path: Path, ngram_spec: str) -> None:
     class Interrupting:
         """The real n-gram scorer, interrupted after its first chunk as a Ctrl-C would."""

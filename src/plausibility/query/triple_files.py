@@ -188,10 +188,13 @@ class TableWriter:
         return self
 
     def write(self, rows: pd.DataFrame) -> None:
-        self._columns = self._columns or list(rows.columns)
+        if rows.empty:
+            # A chunk whose every row was skipped has neither column types nor the columns that scoring adds:
+            # the first rows scored give the header or schema; an output that gets none has these columns.
+            self._columns = self._columns or list(rows.columns)
+            return
+        self._columns = list(rows.columns)
         if self.format == "parquet":
-            if rows.empty:
-                return  # an all-empty chunk has no column types; the schema comes from the first real rows
             table = pa.Table.from_pandas(rows, preserve_index=False)
             if self._parquet is None:
                 self._parquet = pq.ParquetWriter(self._temporary, table.schema)
@@ -226,6 +229,8 @@ class TableWriter:
         try:
             if self._parquet is None and self.format == "parquet" and kind is None:
                 pq.write_table(pa.table({name: pa.array([], pa.string()) for name in self._columns}), self._temporary)
+            if not self._header_written and self.format in ("tsv", "csv") and kind is None:
+                self._write_delimited(pd.DataFrame(columns=self._columns))
             if self._parquet is not None:
                 self._parquet.close()
             if self._text is not None:
