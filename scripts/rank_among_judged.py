@@ -14,9 +14,10 @@ import argparse
 
 import numpy as np
 
+from plausibility.api import as_triples
+from plausibility.errors import PlausibilityError
 from plausibility.evaluation.datasets import DATASETS, load_plausibility_set
 from plausibility.scorers import default_scorer, load_scorer
-from plausibility.triple import Triple
 
 
 def main() -> None:
@@ -24,9 +25,10 @@ def main() -> None:
     parser.add_argument("events", nargs="+", metavar="'S V O'", help="events to place, one quoted 'S V O' each")
     parser.add_argument("--model", help="scorer SPEC (default: the default scorer)")
     args = parser.parse_args()
-    if any(len(event.split()) != 3 for event in args.events):
-        raise SystemExit("give each event as one quoted 'S V O' (three words)")
-    events = [Triple(*event.lower().split()) for event in args.events]
+    try:
+        events = as_triples(args.events)  # the API's rule: three words, one per slot, lowercased
+    except PlausibilityError as error:
+        raise SystemExit(f"{error}; quote each event as one 'S V O'") from None
     spec = args.model or default_scorer()
     scorer = load_scorer(spec)
     scores = scorer.score(events)

@@ -74,5 +74,7 @@ def test_the_objective_compares_events_with_their_labels_or_each_pair(objective:
 
 
 def test_an_unknown_objective_is_refused() -> None:
-    with pytest.raises(ValueError, match="objective must be 'pointwise' or 'pairwise'"):
+    from plausibility.errors import UnknownNameError
+
+    with pytest.raises(UnknownNameError, match="unknown objective 'listwise'; known: pairwise, pointwise"):
         PlausibilityModule(net=TextLogitNet(), objective="listwise")  # type: ignore[arg-type]

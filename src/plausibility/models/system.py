@@ -1,7 +1,7 @@
 """`PlausibilityModule`: the shared objective, attested vs pseudo-negative events (thesis 6.5): BCE, or pairwise."""
 
 from collections import defaultdict
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, get_args
 
 import lightning as L
 import numpy as np
@@ -11,7 +11,7 @@ from lightning.pytorch.cli import LRSchedulerCallable, OptimizerCallable
 from lightning.pytorch.utilities import rank_zero_warn
 from torch import nn
 
-from plausibility.errors import IncompatibleCheckpointError
+from plausibility.errors import IncompatibleCheckpointError, UnknownNameError
 from plausibility.evaluation.metrics import roc_auc
 from plausibility.models.abstraction_sampling import SamplingScheme, sample_cells
 from plausibility.models.datamodule import EventBatch, PairBatch
@@ -89,8 +89,8 @@ class PlausibilityModule(L.LightningModule):
         self.rng = np.random.default_rng(seed)
         self.optimizer = optimizer
         self.scheduler = scheduler
-        if objective not in ("pointwise", "pairwise"):
-            raise ValueError(f"objective must be 'pointwise' or 'pairwise', got {objective!r}")
+        if objective not in get_args(Objective):
+            raise UnknownNameError("objective", objective, get_args(Objective))
         self.objective = objective
         self._evaluated: dict[str, list[tuple[list[int], np.ndarray, list[int]]]] = defaultdict(list)
         self._resumed_torch_rng: torch.Tensor | None = None
