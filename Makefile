@@ -11,10 +11,12 @@ demo: setup
 	$(VENV)/bin/plausibility demo --output $(DEMO_OUTPUT)
 
 test: setup
+	$(VENV)/bin/lint-imports --no-logo
 	$(PYTHON) -m pytest
 
 lint: setup
-	$(VENV)/bin/ruff check src tests bench scripts
+	$(VENV)/bin/ruff check src tests bench experiments tools
+	$(VENV)/bin/lint-imports --no-logo
 
 setup: $(INSTALLED) wordnet
 

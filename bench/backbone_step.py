@@ -15,8 +15,10 @@ import time
 import torch
 
 from plausibility.models.components.classifier import TripleClassifier
-from plausibility.resources import DEFAULT_CAUSAL_LM, DEFAULT_ENCODER, data_dir
-from plausibility.scoring.calibration import calibration_slice
+from plausibility.resources.causal_lm import DEFAULT_CAUSAL_LM
+from plausibility.resources.encoder import DEFAULT_ENCODER
+from plausibility.resources.paths import data_dir
+from plausibility.scorers.calibration import calibration_slice
 from plausibility.triple import Triple
 
 
@@ -58,8 +60,10 @@ def main() -> None:
         trained = sum(p.numel() for p in net.parameters() if p.requires_grad) / 1e6
         seconds = step_seconds(net, events, targets, args.steps)
         baseline = baseline or seconds
-        print(f"{name}: {seconds:.3f} s per step of {len(events)} events, {trained:.1f}M trained, "
-              f"{seconds / baseline:.1f}x the baseline")
+        print(
+            f"{name}: {seconds:.3f} s per step of {len(events)} events, {trained:.1f}M trained, "
+            f"{seconds / baseline:.1f}x the baseline"
+        )
 
 
 if __name__ == "__main__":

@@ -10,8 +10,8 @@ import numpy as np
 import torch
 from minicons.scorer import IncrementalLMScorer
 
-from plausibility.resources import DEFAULT_CAUSAL_LM
-from plausibility.scoring.causal import CausalLMScorer, start_token_id
+from plausibility.lm.causal import CausalLMScorer, start_token_id
+from plausibility.resources.causal_lm import DEFAULT_CAUSAL_LM
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -13,12 +13,12 @@ import time
 
 import numpy as np
 
-from plausibility.evaluation.datasets import load_plausibility_set
+from plausibility.benchmarks.datasets import load_plausibility_set
 from plausibility.lexicon.training_lexicon import lexicon_of
 from plausibility.models.components.classifier import TripleClassifier
-from plausibility.models.scorer import NetScorer
-from plausibility.scorers import load_scorer
-from plausibility.scoring.concept_max import ConceptMax
+from plausibility.scorers.concept_max import ConceptMax
+from plausibility.scorers.net import NetScorer
+from plausibility.scorers.registry import build_scorer
 
 
 def main() -> None:
@@ -26,10 +26,10 @@ def main() -> None:
     parser.add_argument("--model", help="a checkpoint or SPEC; default: the untrained MiniLM classifier")
     parser.add_argument("--limit", type=int, help="only the first N events (the naive run is slow on 2 cores)")
     args = parser.parse_args()
-    scorer = load_scorer(args.model) if args.model else NetScorer(TripleClassifier())
+    scorer = build_scorer(args.model) if args.model else NetScorer(TripleClassifier())
     if isinstance(scorer, ConceptMax):
-        scorer = scorer.scorer
-    lexicon = lexicon_of(scorer)
+        scorer = scorer.searched
+    lexicon = lexicon_of(scorer.lexicon)
     events = [event.triple for event in load_plausibility_set("pep3k", "test")][: args.limit]
     grids = lexicon.abstractor.grids(events)
     total = sum(len(grid.triples()) for grid in grids)

@@ -35,7 +35,7 @@ def plain_pipe(corpus: Path) -> tuple[int, float]:
     """Sentences and seconds of plain `nlp.pipe` over the corpus file, in a fresh interpreter."""
     code = (
         "import sys, time; start = time.perf_counter()\n"
-        "from plausibility.resources import load_spacy\n"
+        "from plausibility.resources.parser import load_spacy\n"
         f"nlp = load_spacy(exclude={SPACY_EXCLUDE!r})\n"
         "lines = (line.strip() for line in open(sys.argv[1], encoding='utf-8'))\n"
         "n = sum(len(list(doc.sents)) for doc in nlp.pipe((line for line in lines if line), batch_size=64))\n"

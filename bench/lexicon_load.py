@@ -12,7 +12,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from plausibility.resources import cache_dir, load_wordnet
+from plausibility.resources.paths import cache_dir
+from plausibility.resources.wordnet import load_wordnet
 
 _LOAD = (
     "import time; start = time.perf_counter(); "

@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from plausibility.baselines.resnik import ResnikScorer, SlotAssociation
-from plausibility.evaluation.datasets import DATASETS, SPLITS, load_plausibility_set
-from plausibility.scorers import load_scorer
+from plausibility.benchmarks.datasets import DATASETS, SPLITS, load_plausibility_set
+from plausibility.scorers.registry import build_scorer
 from plausibility.triple import Triple
 
 
@@ -58,10 +58,10 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="timed runs of each; the fastest is kept")
     args = parser.parse_args()
     triples = [event.triple for name in DATASETS for split in SPLITS for event in load_plausibility_set(name, split)]
-    ngram = load_scorer("ngram")
+    ngram = build_scorer("uncalibrated:ngram")
     seconds: dict[str, list[float]] = {"resnik cold": [], "resnik warm": [], "definition": [], "ngram": []}
     for _ in range(args.repeats):
-        scorer = load_scorer("resnik")  # fresh: no noun's chains read yet
+        scorer = build_scorer("uncalibrated:resnik")  # fresh: no noun's chains read yet
         wall, cold = timed(lambda: scorer.score(triples))  # noqa: B023 (called at once)
         seconds["resnik cold"].append(wall)
         wall, warm = timed(lambda: scorer.score(triples))  # noqa: B023

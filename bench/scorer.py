@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 from compare import add_arguments, interleaved, report, scorers
 
-from plausibility.resources import data_dir
+from plausibility.resources.paths import data_dir
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 from compare import add_arguments, interleaved, report, scorers
 
-from plausibility.resources import data_dir
+from plausibility.resources.paths import data_dir
 
 
 def syneval_sentences(path: Path, pairs: int) -> list[str]:

@@ -17,7 +17,7 @@ import torch.nn.functional as F
 
 from plausibility.models.components.classifier import TripleClassifier
 from plausibility.models.datamodule import resolve_data_path
-from plausibility.resources import DEFAULT_ENCODER
+from plausibility.resources.encoder import DEFAULT_ENCODER
 from plausibility.triple import Triple
 
 

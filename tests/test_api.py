@@ -35,15 +35,17 @@ def test_non_triples_are_rejected_with_their_position(fixtures: Path) -> None:
 
 
 def test_a_concept_max_loaded_through_the_api_is_measured_as_concept_max(fixtures) -> None:
-    from plausibility.evaluation.datasets import load_plausibility_set
+    from plausibility.benchmarks.datasets import load_plausibility_set
     from plausibility.evaluation.grids import measure_consistency
+    from plausibility.scorers.registry import build_scorer
 
-    scorer = plausibility.load_scorer(f"conceptmax:ngram:{fixtures / 'ngram_triples.tsv'}")
+    spec = f"conceptmax:ngram:{fixtures / 'ngram_triples.tsv'}"
+    scorer = plausibility.load_scorer(spec)
     events = [event.triple for event in load_plausibility_set("pep3k", "test")[:20]]
-    through_api = measure_consistency(scorer, events)
-    direct = measure_consistency(scorer.scorer, events)
+    through_api = measure_consistency(scorer.scorer, events)
+    direct = measure_consistency(build_scorer(spec), events)
     assert through_api.local_extremum_rate == direct.local_extremum_rate == 0.0
-    assert through_api.lexicon == direct.lexicon
+    assert through_api.lexicon == direct.lexicon == scorer.lexicon.describe()
 
 
 def test_the_api_follows_the_one_word_rule_of_files_and_the_command_line(fixtures: Path) -> None:

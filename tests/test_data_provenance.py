@@ -3,7 +3,7 @@
 import hashlib
 import re
 
-from plausibility.resources import data_dir
+from plausibility.resources.paths import data_dir
 
 
 def test_every_data_file_has_a_matching_checksum() -> None:

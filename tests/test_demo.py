@@ -5,7 +5,7 @@ from pathlib import Path
 import yaml
 
 from plausibility.demo import DemoSettings, _quick_config
-from plausibility.resources import configs_dir
+from plausibility.resources.paths import configs_dir
 
 
 def test_quick_config_names_only_its_run_folder(tmp_path: Path) -> None:

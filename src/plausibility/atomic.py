@@ -56,7 +56,11 @@ def _remove_stale_partials(path: Path) -> None:
 
 @contextmanager
 def atomic_path(path: Path, folder: bool = False) -> Iterator[Path]:
-    """A new empty file (or folder) beside `path`, renamed onto it when the block succeeds, removed if it fails."""
+    """A new empty file (or folder) beside `path`, renamed onto it when the block succeeds, removed if it fails.
+
+    A folder already at `path` is set aside (as a partial of its own) just before the rename and removed after,
+    so readers see the old folder or the new one, never a mix.
+    """
     if path.is_dir() and not folder:
         raise OutputPathError(f"{path}: is a folder; give the path of a file to write")
     staging = path.parent / f".{path.name}.{_owner()}.{secrets.token_hex(4)}{_SUFFIX}"
@@ -74,11 +78,17 @@ def atomic_path(path: Path, folder: bool = False) -> Iterator[Path]:
     except BaseException:
         _remove(staging)
         raise
+    old = path.parent / f".{path.name}.{_owner()}.old{secrets.token_hex(4)}{_SUFFIX}"
     try:
+        if folder and path.is_dir():
+            os.replace(path, old)
         os.replace(staging, path)
     except OSError as error:
+        if old.exists() and not path.exists():
+            os.replace(old, path)  # the old folder back where it was
         _remove(staging)
         raise OutputPathError(f"{path}: cannot be replaced ({error.strerror}); choose another path") from error
+    _remove(old)
 
 
 def atomic_write(path: Path, write: Callable[[IO], None], binary: bool = False) -> None:

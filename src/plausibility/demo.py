@@ -14,7 +14,7 @@ import yaml
 from plausibility.atomic import atomic_write_text
 from plausibility.devices import DEFAULT_OPTIONS, LoadOptions
 from plausibility.errors import PlausibilityError
-from plausibility.resources import configs_dir, data_dir
+from plausibility.resources.paths import configs_dir, data_dir
 from plausibility.triple import Triple
 
 if TYPE_CHECKING:  # the minimal-pairs stack (SciPy's bootstrap) loads only when the demo runs
@@ -109,25 +109,26 @@ def _lieder_markdown(rows: Sequence["ComparisonResult"]) -> str:
 
 def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> DemoResult:
     """Train, evaluate (AUC, CCΔ / LER), explain the example queries, run LIEDER base; write `report.md`."""
-    from plausibility.evaluation.datasets import DATASETS
+    from plausibility.api import load_scorer
+    from plausibility.benchmarks.datasets import DATASETS
     from plausibility.evaluation.grids import score_grids
     from plausibility.evaluation.heatmap import save_heatmap
     from plausibility.evaluation.model_request import ModelRequest
-    from plausibility.evaluation.results import Report, ReportSettings, evaluate_scorer
+    from plausibility.evaluation.report import Report
+    from plausibility.evaluation.results import ReportSettings, evaluate_scorer
     from plausibility.evaluation.results_report import (
         CONSISTENCY_NOTE,
         auc_markdown,
         consistency_markdown,
         write_results_report,
     )
+    from plausibility.lm import load_lm_scorer
     from plausibility.minimal_pairs.suite_config import load_suite
     from plausibility.minimal_pairs.suite_report import write_suite_report
     from plausibility.minimal_pairs.suite_runner import run_suite
     from plausibility.models.training import run_lightning
     from plausibility.query.explain import at_min_depth, explain, grid_source
-    from plausibility.scorers import load_scorer
     from plausibility.scorers.registry import LM_BATCH_SIZE
-    from plausibility.scoring import load_lm_scorer
 
     options = {"device": settings.load.device, "dtype": settings.load.dtype, "batch_size": settings.load.batch_size}
     output = settings.output
@@ -146,12 +147,12 @@ def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> Demo
     models = []
     with _stage("evaluate AUC and consistency", seconds, say):
         for request in requests:
-            scorer = load_scorer(request.spec, **options)
+            scorer = load_scorer(request.spec, **options).scorer
             models.append(evaluate_scorer(request, scorer, report_settings))
         write_results_report(Report(models, report_settings), requests, output / "evaluation")
 
     with _stage("explain example queries", seconds, say):
-        concept_max = at_min_depth(load_scorer(requests[0].spec, **options), settings.explain_min_depth)
+        concept_max = at_min_depth(load_scorer(requests[0].spec, **options).scorer, settings.explain_min_depth)
         explanations = explain(concept_max, list(settings.queries), top=3)
         inner, lexicon = grid_source(concept_max)
         scored, _ = score_grids(inner, lexicon.abstractor.grids([settings.queries[0]]))

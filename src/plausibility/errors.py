@@ -5,6 +5,10 @@ class PlausibilityError(Exception):
     """Base of every error caused by the user's input or environment, not by a bug."""
 
 
+class CommandLineError(PlausibilityError):
+    """The command line itself is wrong (a missing or extra argument, options that do not go together): exit 2."""
+
+
 class ResourceMissingError(PlausibilityError):
     """An offline model, corpus or data file is not installed; the message says how to install it."""
 

@@ -11,12 +11,13 @@ import torch.nn.functional as F
 from plausibility.baselines.glove_mlp import UNKNOWN, GloveMlpNet, pair_vocabulary
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.models.datamodule import PairsDataModule
-from plausibility.models.export import export_model
 from plausibility.models.model_folder import EXTRA_STATE
 from plausibility.models.system import PlausibilityModule
 from plausibility.models.training import TrainingCLI
-from plausibility.resources import load_glove
-from plausibility.scorers import load_scorer
+from plausibility.release.export import export_model
+from plausibility.resources.glove import load_glove
+from plausibility.scorers.net import trained_scorer
+from plausibility.scorers.registry import build_scorer
 from plausibility.triple import Triple
 
 CONFIGS = Path(__file__).parents[2] / "configs" / "models"
@@ -61,8 +62,10 @@ def test_training_steps_lower_the_loss_and_the_checkpoint_scores_the_same(pairs:
     path = tmp_path / "glove_mlp.ckpt"
     cli.trainer.save_checkpoint(path)
     events = [Triple("dog", "eat", "bone"), Triple("stone", "eat", "dog"), Triple("zebra", "chase", "qwzxy")]
-    expected = cli.model.scorer().score(events)
-    reloaded = load_scorer(f"glove-mlp:{path}")
+    expected = trained_scorer(
+        cli.model.net, cli.model.lexicon, cli.model.abstractions, cli.model.eval_batch_size
+    ).score(events)
+    reloaded = build_scorer(f"glove-mlp:{path}")
     np.testing.assert_allclose(reloaded.score(events), expected, rtol=1e-6)
     np.testing.assert_allclose(reloaded.score(events[::-1]), expected[::-1], rtol=1e-6)  # batch order
 
@@ -78,8 +81,14 @@ def test_an_exported_folder_keeps_the_vocabulary_and_scores_as_the_checkpoint(pa
     saved = json.loads((tmp_path / "model" / EXTRA_STATE).read_text(encoding="utf-8"))
     assert list(saved.values()) == [pair_vocabulary(pairs)]
     events = [Triple("dog", "eat", "bone"), Triple("stone", "eat", "dog"), Triple("zebra", "chase", "qwzxy")]
-    exported = load_scorer(f"uncalibrated:{tmp_path / 'model'}").score(events)
-    np.testing.assert_allclose(exported, cli.model.scorer().score(events), atol=1e-3)  # fp16 weights
+    exported = build_scorer(f"uncalibrated:{tmp_path / 'model'}").score(events)
+    np.testing.assert_allclose(
+        exported,
+        trained_scorer(cli.model.net, cli.model.lexicon, cli.model.abstractions, cli.model.eval_batch_size).score(
+            events
+        ),
+        atol=1e-3,
+    )  # fp16 weights
 
 
 def test_the_paper_config_builds_with_the_thesis_optimizer(pairs: str, tmp_path: Path) -> None:
@@ -114,16 +123,16 @@ def test_embeddings_start_from_glove_and_unseen_words_take_their_glove_vector(pa
 
 def test_glove_mlp_spec_needs_a_glove_mlp_checkpoint(tmp_path: Path) -> None:
     with pytest.raises(ResourceMissingError, match="^glove-mlp needs a trained checkpoint"):
-        load_scorer("glove-mlp")
+        build_scorer("glove-mlp")
     missing = tmp_path / "missing.ckpt"
     with pytest.raises(ResourceMissingError) as raised:
-        load_scorer(f"glove-mlp:{missing}")
+        build_scorer(f"glove-mlp:{missing}")
     assert str(raised.value) == f"{missing}: no such checkpoint; train one with `plausibility fit`"
     other = tmp_path / "other.ckpt"
     classifier = "plausibility.models.components.classifier.TripleClassifier"
     torch.save({"hyper_parameters": {"net": {"class_path": classifier}}, "state_dict": {"net.w": torch.ones(1)}}, other)
     with pytest.raises(DataFormatError) as raised:
-        load_scorer(f"glove-mlp:{other}")
+        build_scorer(f"glove-mlp:{other}")
     assert str(raised.value) == f"{other}: holds a TripleClassifier net, not a GloveMlpNet; give one trained so"
 
 

@@ -8,8 +8,8 @@ import pytest
 from plausibility.baselines.ngram import BigramCounts, NgramScorer
 from plausibility.corpus.artefacts import read_counts
 from plausibility.errors import DataFormatError, ResourceMissingError
-from plausibility.scorers import load_scorer
-from plausibility.scoring.protocols import TripleScorer
+from plausibility.scorers.protocol import TripleScorer
+from plausibility.scorers.registry import build_scorer
 from plausibility.triple import Triple
 
 # C(person, eat) = 6, C(dog, eat) = 3, C(eat) = 9, C(eat, food) = 7, C(eat, bread) = 2; |S| = 3, |O| = 5
@@ -79,18 +79,18 @@ def test_negative_k_is_refused(counts):
 
 
 def test_spec_loads_tsv_and_parquet(fixtures, tmp_path):
-    tsv = load_scorer(f"ngram:{fixtures / 'ngram_triples.tsv'}")
+    tsv = build_scorer(f"ngram:{fixtures / 'ngram_triples.tsv'}")
     assert isinstance(tsv, TripleScorer)
     parquet = tmp_path / "triples.parquet"
     rows = read_counts(fixtures / "ngram_triples.tsv")
     table = {name: [getattr(t, name) for t in rows] for name in ("subject", "verb", "object")}
     pq.write_table(pa.table({**table, "count": pa.array(list(rows.values()), pa.int64())}), parquet)
-    assert np.array_equal(load_scorer(f"ngram:{parquet}").score(EVENTS), tsv.score(EVENTS))
+    assert np.array_equal(build_scorer(f"ngram:{parquet}").score(EVENTS), tsv.score(EVENTS))
 
 
 def test_bad_files_name_the_file_and_line(tmp_path):
     with pytest.raises(ResourceMissingError, match="missing.tsv: no such triples file"):
-        load_scorer(f"ngram:{tmp_path / 'missing.tsv'}")
+        build_scorer(f"ngram:{tmp_path / 'missing.tsv'}")
     header = tmp_path / "header.tsv"
     header.write_text("s\tv\to\tn\n")
     with pytest.raises(DataFormatError, match=r"header.tsv:1: expected the header subject verb object count"):

@@ -8,8 +8,8 @@ import pytest
 
 from plausibility.baselines.resnik import ResnikScorer, class_shares, fit_slot
 from plausibility.errors import ResourceMissingError
-from plausibility.scorers import load_scorer
-from plausibility.scoring.protocols import TripleScorer
+from plausibility.scorers.protocol import TripleScorer
+from plausibility.scorers.registry import build_scorer
 from plausibility.triple import Triple
 
 # entity ─┬─ food ─┬─ apple.n.01
@@ -145,17 +145,17 @@ def test_held_out_score_equals_a_refit_without_the_triple() -> None:
 
 
 def test_resnik_is_calibrated_on_held_out_scores() -> None:
-    from plausibility.scoring.protocols import can_hold_out
+    from plausibility.scorers.protocol import HeldOutScorer
 
-    assert can_hold_out(ResnikScorer.fit({Triple("cook", "eat", "apple"): 1}, toy_chains))
+    assert isinstance(ResnikScorer.fit({Triple("cook", "eat", "apple"): 1}, toy_chains), HeldOutScorer)
 
 
 def test_resnik_spec_reads_a_triples_file_and_scores_with_wordnet(tmp_path: Path) -> None:
     path = tmp_path / "triples.tsv"
     path.write_text("subject\tverb\tobject\tcount\nperson\teat\tapple\t3\nperson\teat\tbread\t2\ndog\tchase\tcat\t4\n")
-    scorer = load_scorer(f"resnik:{path}")
+    scorer = build_scorer(f"resnik:{path}")
     scores = scorer.score([Triple("man", "eat", "pear"), Triple("man", "eat", "idea"), Triple("man", "fly", "pear")])
     assert scores[0] > scores[1] > 0.0  # a pear is food, as apples and bread are; an idea is not
     assert scores[2] == 0.0  # an unseen verb
     with pytest.raises(ResourceMissingError, match="no such triples file"):
-        load_scorer(f"resnik:{tmp_path / 'missing.parquet'}")
+        build_scorer(f"resnik:{tmp_path / 'missing.parquet'}")

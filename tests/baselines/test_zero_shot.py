@@ -8,12 +8,13 @@ from transformers import BertConfig, BertForMaskedLM, GPT2Config, GPT2LMHeadMode
 
 from plausibility.baselines.zero_shot import ZeroShotScorer
 from plausibility.errors import DataFormatError, UnknownNameError
-from plausibility.resources import data_dir
-from plausibility.scorers import load_scorer
-from plausibility.scoring.calibration import Calibration, uncalibrated
-from plausibility.scoring.causal import CausalLMScorer
-from plausibility.scoring.masked import MaskedLMScorer
-from plausibility.scoring.protocols import TripleScorer
+from plausibility.lm.causal import CausalLMScorer
+from plausibility.lm.masked import MaskedLMScorer
+from plausibility.resources.paths import data_dir
+from plausibility.scorers.calibrated import uncalibrated
+from plausibility.scorers.calibration import Calibration
+from plausibility.scorers.protocol import TripleScorer
+from plausibility.scorers.registry import build_scorer
 from plausibility.triple import Triple
 
 SENTENCES = ["The person breathes the air.", "The cat catches the mouse.", "A bird flies over the house."]
@@ -133,7 +134,7 @@ def test_bad_variants_fail_clearly(causal_lm: CausalLMScorer) -> None:
     with pytest.raises(DataFormatError, match="the masked zero-shot formula needs a masked LM, got CausalLMScorer"):
         ZeroShotScorer(causal_lm, "masked")
     with pytest.raises(UnknownNameError, match="unknown zero-shot variant 'best'"):
-        load_scorer("zero-shot:gpt2@best")
+        build_scorer("zero-shot:gpt2@best")
 
 
 def test_the_spec_names_the_lm_and_the_variant(
@@ -142,16 +143,16 @@ def test_the_spec_names_the_lm_and_the_variant(
     for name, lm in (("causal", causal_lm), ("masked", masked_lm)):
         lm.model.save_pretrained(tmp_path / name)
         lm.tokenizer.save_pretrained(tmp_path / name)
-    assert load_scorer(f"zero-shot:{tmp_path / 'causal'}").variant == "pmi"
-    assert load_scorer(f"zero-shot:{tmp_path / 'causal'}@raw").variant == "raw"
-    assert load_scorer(f"zero-shot:{tmp_path / 'causal'}@pmi-passive").variant == "pmi-passive"
-    assert load_scorer(f"zero-shot:{tmp_path / 'masked'}").variant == "masked"
-    assert load_scorer(f"zero-shot:{tmp_path / 'masked'}@pmi").variant == "pmi"
+    assert build_scorer(f"uncalibrated:zero-shot:{tmp_path / 'causal'}").variant == "pmi"
+    assert build_scorer(f"uncalibrated:zero-shot:{tmp_path / 'causal'}@raw").variant == "raw"
+    assert build_scorer(f"uncalibrated:zero-shot:{tmp_path / 'causal'}@pmi-passive").variant == "pmi-passive"
+    assert build_scorer(f"uncalibrated:zero-shot:{tmp_path / 'masked'}").variant == "masked"
+    assert build_scorer(f"uncalibrated:zero-shot:{tmp_path / 'masked'}@pmi").variant == "pmi"
 
 
 @pytest.mark.integration
 def test_default_zero_shot_is_the_offline_causal_lm_with_pmi() -> None:
-    scorer = load_scorer("zero-shot")
-    assert isinstance(uncalibrated(scorer), ZeroShotScorer) and scorer.variant == "pmi"
+    scorer = build_scorer("zero-shot")
+    assert isinstance(uncalibrated(scorer), ZeroShotScorer) and uncalibrated(scorer).variant == "pmi"
     assert scorer.calibration == Calibration.load(data_dir() / "calibration" / "zero-shot.json")  # shipped
     assert np.isfinite(scorer.score(TRIPLES)).all()

@@ -4,22 +4,26 @@ from pathlib import Path
 
 import pytest
 
-from plausibility import resources
 from plausibility.cli.report import default_models
+from plausibility.resources import causal_lm
 
 
 def test_a_report_without_models_adds_the_shipped_folders_and_the_opt_in_lms(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PLAUSIBILITY_DATA", str(tmp_path))
-    monkeypatch.setattr(resources, "installed_opt_in_lms", lambda: [])
+    monkeypatch.setattr(causal_lm, "installed_opt_in_lms", lambda: [])
     assert [request.spec for request in default_models()] == ["ngram", "resnik", "zero-shot"]
     (tmp_path / "models" / "conceptmax").mkdir(parents=True)
-    (tmp_path / "models" / "conceptmax" / "model.safetensors").write_bytes(b"")
-    (tmp_path / "models" / "roberta").mkdir()  # no weights: not a model folder, so not measured
-    monkeypatch.setattr(resources, "installed_opt_in_lms", lambda: ["gemma-3-270m"])
+    (tmp_path / "models" / "conceptmax" / "config.yaml").write_text("format: plausibility-model/1\n")
+    (tmp_path / "models" / "roberta").mkdir()  # no config: not a shipped model, so not measured
+    monkeypatch.setattr(causal_lm, "installed_opt_in_lms", lambda: ["gemma-3-270m"])
     assert [request.spec for request in default_models()] == [
-        "ngram", "resnik", "zero-shot", "zero-shot:gemma-3-270m", "conceptmax"
+        "ngram",
+        "resnik",
+        "zero-shot",
+        "zero-shot:gemma-3-270m",
+        "conceptmax",
     ]
 
 

@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from plausibility import resources
 from plausibility.cli import main
+from plausibility.resources import hub
 
 CONFIG = Path(__file__).parents[2] / "configs" / "models" / "glove_mlp.yaml"
 
@@ -90,12 +90,12 @@ def test_a_backbone_not_available_offline_is_one_line(
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path))
     monkeypatch.setattr(constants, "ENDPOINT", "http://127.0.0.1:9")  # nothing listens there: unreachable
-    resources.hub_reachable.cache_clear()
+    hub.hub_reachable.cache_clear()
     roberta = Path(__file__).parents[2] / "configs" / "models" / "roberta.yaml"
     pairs = fixtures / "training" / "pairs.parquet"
     code = main(["fit", f"--config={roberta}", f"--data.pairs={pairs}", "--trainer.fast_dev_run=true",
                  "--model.net.init_args.backbone=roberta-base"])  # fmt: skip
-    resources.hub_reachable.cache_clear()
+    hub.hub_reachable.cache_clear()
     assert code == 1
     assert _error(capsys).startswith(
         "plausibility fit: error: model 'roberta-base' is neither a local folder nor in the Hugging Face cache"

@@ -9,7 +9,7 @@ from plausibility.baselines.glove_mlp import pair_vocabulary
 from plausibility.corpus.artefacts import PAIR_COLUMNS, read_pair_nouns, read_pairs, write_pairs
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.models.datamodule import PairsDataModule
-from plausibility.scoring.calibration import calibration_slice
+from plausibility.scorers.calibration import calibration_slice
 from plausibility.triple import Triple
 
 

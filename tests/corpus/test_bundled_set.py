@@ -9,7 +9,7 @@ import pytest
 
 from plausibility.corpus.artefacts import read_triples
 from plausibility.corpus.negatives import expand, sample_negatives
-from plausibility.resources import data_dir
+from plausibility.resources.paths import data_dir
 from plausibility.triple import Triple
 
 

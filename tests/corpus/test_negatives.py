@@ -1,11 +1,9 @@
 from collections import Counter
 
 import numpy as np
-import pytest
 from scipy.stats import chisquare
 
 from plausibility.corpus.negatives import expand, sample_negatives
-from plausibility.errors import DataFormatError
 from plausibility.triple import Triple
 
 # Subject unigram: dog 6/10, cat 3/10, owl 1/10; object unigram: bone 5/10, mouse 4/10, seed 1/10.
@@ -64,18 +62,3 @@ def test_same_seed_same_negatives_other_seed_differs() -> None:
     first = sample_negatives(events, np.random.default_rng(0))
     assert first == sample_negatives(events, np.random.default_rng(0))
     assert first != sample_negatives(events, np.random.default_rng(1))
-
-
-def test_smoothing_flattens_the_unigrams_and_one_is_the_paper() -> None:
-    events = expand(COUNTS) * (N // 10)
-    assert sample_negatives(events, np.random.default_rng(7), smoothing=1.0) == _draws()[1]
-    # Uniform (smoothing 0): each replaced subject is dog, cat or owl with 1/3; kept 1/3 of rows (the unigram).
-    negatives = sample_negatives(events, np.random.default_rng(7), smoothing=0.0)
-    subjects = Counter(negative.subject for negative in negatives)
-    expected = [N / 3 * share + 2 * N / 3 / 3 for share in (0.6, 0.3, 0.1)]
-    assert chisquare([subjects[w] for w in ("dog", "cat", "owl")], expected).pvalue > 0.001
-
-
-def test_a_smoothing_outside_zero_to_one_is_refused() -> None:
-    with pytest.raises(DataFormatError, match=r"smoothing exponent must be in \[0, 1\], got 1.5"):
-        sample_negatives(expand(COUNTS), np.random.default_rng(0), smoothing=1.5)

@@ -3,24 +3,28 @@
 import json
 from pathlib import Path
 
+from plausibility.benchmarks.datasets import load_plausibility_set
 from plausibility.evaluation.consistency_report import ranked_events, write_consistency_report
-from plausibility.evaluation.datasets import load_plausibility_set
 from plausibility.evaluation.grids import measure_consistency
 from plausibility.lexicon.training_lexicon import lexicon_of
-from plausibility.scorers import load_scorer
+from plausibility.scorers.registry import build_scorer
 
 
 def test_the_document_holds_the_result_and_the_heatmaps_its_ranked_ends(fixtures: Path, tmp_path: Path) -> None:
     spec = f"ngram:{fixtures / 'ngram_triples.tsv'}"
-    scorer = load_scorer(spec)
+    scorer = build_scorer(spec)
     events = load_plausibility_set("pep3k", "test")[:8]
-    result = measure_consistency(scorer, [event.triple for event in events], lexicon_of(scorer), progress=False)
+    result = measure_consistency(scorer, [event.triple for event in events], lexicon_of(scorer.lexicon), progress=False)
     path = write_consistency_report(spec, "pep3k", "test", events, result, tmp_path, heatmaps=1)
     assert path == tmp_path / "consistency.json"
     document = json.loads(path.read_text())
     ranked = ranked_events(result)
     assert [document[key] for key in ("model", "dataset", "split", "events", "events_with_windows")] == [
-        spec, "pep3k", "test", 8, len(ranked),
+        spec,
+        "pep3k",
+        "test",
+        8,
+        len(ranked),
     ]
     assert (document["ccd"], document["ler"], document["windows"]) == (
         result.concavity_delta,

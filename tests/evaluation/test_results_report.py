@@ -8,19 +8,18 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
+from plausibility.benchmarks.datasets import load_plausibility_set
 from plausibility.cli import main
 from plausibility.cli.report import parse_model
 from plausibility.corpus.artefacts import write_triples
 from plausibility.errors import PlausibilityError
-from plausibility.evaluation.datasets import load_plausibility_set
 from plausibility.evaluation.intervals import AucInterval, auc_difference_interval, auc_interval, rank_auc
+from plausibility.evaluation.model_request import ModelRequest
+from plausibility.evaluation.report import Report, build_report
 from plausibility.evaluation.results import (
     ConsistencyFigures,
-    ModelRequest,
     ModelResult,
-    Report,
     ReportSettings,
-    build_report,
     consistency_sample,
     evaluate_scorer,
 )
@@ -32,7 +31,7 @@ from plausibility.evaluation.results_report import (
 )
 from plausibility.evaluation.saved_results import SavedResults
 from plausibility.evaluation.thesis import THESIS, thesis_figures
-from plausibility.scorers import load_scorer
+from plausibility.scorers.registry import build_scorer
 from plausibility.triple import Triple
 
 
@@ -40,6 +39,7 @@ class LabelScorer:
     """Scores each evaluation event by its human label (plus a fixed noise): a scorer with a known AUC."""
 
     probability_mapping = "the score itself"
+    lexicon = None
 
     def __init__(self, noise: float) -> None:
         self.labels = {
@@ -186,10 +186,10 @@ def test_evaluate_scorer_measures_known_aucs_and_consistency() -> None:
 def test_build_report_skips_optional_models_that_do_not_load_and_writes_every_file(tmp_path: Path) -> None:
     settings = ReportSettings(n_resamples=50)
     optional = [ModelRequest("missing", "no-such-model")]
-    report = build_report([], optional, settings, load_scorer, consistency=False)
+    report = build_report([], optional, settings, build_scorer, consistency=False)
     assert report.models == [] and report.skipped["missing"].startswith("unknown model 'no-such-model'")
     with pytest.raises(PlausibilityError, match="unknown model"):
-        build_report(optional, [], settings, load_scorer, consistency=False)
+        build_report(optional, [], settings, build_scorer, consistency=False)
 
     full = Report([result("ngram"), result("resnik")], settings, {"zero-shot": "not installed"})
     paths = write_results_report(full, [ModelRequest("ngram", "ngram")], tmp_path / "out")

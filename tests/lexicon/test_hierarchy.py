@@ -82,7 +82,7 @@ TIED = {
     "acid.n.02": "controlled_substance.n.01",
 }
 _CHAINS = "from plausibility.lexicon.noun_table import hypernym_chain; "
-_CHAINS += "from plausibility.resources import load_wordnet; "
+_CHAINS += "from plausibility.resources.wordnet import load_wordnet; "
 _CHAINS += "wn = load_wordnet(); print([hypernym_chain(wn.synset(name)) for name in {names!r}])"
 
 

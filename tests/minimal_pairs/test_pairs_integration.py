@@ -10,7 +10,7 @@ from plausibility.minimal_pairs.text_scores import score_texts
 
 @pytest.fixture(scope="module")
 def offline_scorer():
-    from plausibility.scoring import load_lm_scorer
+    from plausibility.lm import load_lm_scorer
 
     return load_lm_scorer(batch_size=8, device="cpu")
 

@@ -1,4 +1,4 @@
-"""The accuracy plot: its legend names every kind of mark a panel has, and sits beside the bars."""
+"""The accuracy plot: its legend names every kind of mark the figure has, and sits above the bars."""
 
 import json
 from pathlib import Path
@@ -20,12 +20,13 @@ def test_the_lieder_legend_explains_the_grey_bars_and_covers_no_bar(fixtures: Pa
             if row.kind == "statistic"]  # fmt: skip
     assert len(bars) == 17 and len(grey) == 2  # 15 tests of Table 3 and the two distance-effect statistics
     assert {bar.get_facecolor() for bar in grey} != {bar.get_facecolor() for bar in bars if bar not in grey}
-    legend = axis.get_legend()
+    (legend,) = figure.legends
     assert [text.get_text() for text in legend.get_texts()] == [
         "accuracy: share of items with good > bad, 95% CI",
         "statistic (grey): share with good > bad where neither is right, e.g. the distance effect",
         "human accuracy",
         "chance (0.5)",
     ]
+    figure.canvas.draw()
     renderer = figure.canvas.get_renderer()
-    assert legend.get_window_extent(renderer).x0 >= axis.get_window_extent(renderer).x1  # beside, not over
+    assert legend.get_window_extent(renderer).y0 >= axis.get_window_extent(renderer).y1  # above, not over

@@ -9,9 +9,9 @@ from torch import nn
 
 from plausibility.lexicon.training_lexicon import TrainingLexicon
 from plausibility.models.components.classifier import TripleClassifier
-from plausibility.models.scorer import NetScorer
 from plausibility.models.system import PlausibilityModule
-from plausibility.scoring.concept_max import ConceptMax
+from plausibility.scorers.concept_max import ConceptMax
+from plausibility.scorers.net import NetScorer
 from plausibility.triple import Triple
 
 EVENTS = [Triple("dentist", "breathe", "helium"), Triple("dog", "eat", "bone"), Triple("chef", "bake", "cookie")]

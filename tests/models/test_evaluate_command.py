@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from plausibility.benchmarks.datasets import load_plausibility_set
 from plausibility.cli import main
-from plausibility.evaluation.datasets import load_plausibility_set
 from plausibility.evaluation.metrics import roc_auc
 from plausibility.models.datamodule import PairsDataModule
 from plausibility.models.system import PlausibilityModule
@@ -87,9 +87,7 @@ def test_score_command_on_a_checkpoint_is_stable_and_equals_the_model(
         assert main(["score", "--input", str(source), "--output", str(output), "--model", checkpoint]) == 0
     first, second = (pd.read_csv(output, sep="\t") for output in outputs)
     assert first["score"].tolist() == second["score"].tolist()
-    direct = load_trained(checkpoint).score(
-        [Triple("person", "breathe", "air"), Triple("rock", "eat", "sandwich")]
-    )
+    direct = load_trained(checkpoint).score([Triple("person", "breathe", "air"), Triple("rock", "eat", "sandwich")])
     np.testing.assert_allclose(first["score"], direct, rtol=1e-6)
     assert main(["score", "person", "breathe", "air", "--model", checkpoint]) == 0
     assert f"{direct[0]:.4f}" in capsys.readouterr().out

@@ -10,7 +10,7 @@ from plausibility.errors import DataFormatError, PlausibilityError, UnknownNameE
 from plausibility.lexicon.hierarchy import Concept
 from plausibility.models.components.classifier import TripleClassifier
 from plausibility.models.components.concept_inject import ConceptInjectClassifier
-from plausibility.models.scorer import NetScorer
+from plausibility.scorers.net import NetScorer
 from plausibility.triple import Triple
 
 EVENTS = [Triple("dog", "eat", "bone"), Triple("person", "breathe", "air"), Triple("chef", "bake", "cookie")]
@@ -159,17 +159,17 @@ def test_bad_pooling_and_layer_counts_are_one_line_errors(decoder_backbone: str)
 
 
 def test_concept_inject_reads_a_grid_cell_through_its_own_senses(roberta_backbone: str) -> None:
-    from tests.scoring.test_concept_max_grids import hand_hierarchy
+    from tests.scorers.test_concept_max_grids import hand_hierarchy
 
     from plausibility.lexicon.training_lexicon import TrainingLexicon
-    from plausibility.models.scorer import SenseNetScorer, net_scorer
+    from plausibility.scorers.net import SenseNetScorer, trained_scorer
 
     hierarchy = hand_hierarchy()  # "animal" alone means beast.n.09; in dog's chain it is animal.n.01
     lexicon = TrainingLexicon.over(hierarchy, origin="hand-built")
     net = ConceptInjectClassifier(backbone=roberta_backbone)
     net.lexicon = lexicon
     net.add_synset_tokens([hierarchy.concept(name) for name in hierarchy.table.synsets])
-    scorer = net_scorer(net, lexicon=lexicon)
+    scorer = trained_scorer(net, lexicon, abstractions=0, batch_size=256)
     assert isinstance(scorer, SenseNetScorer)
     cell = lexicon.abstractor.grid(Triple("dog", "eat", "bone")).cells()[11]  # animal eat bone
     assert (cell.subject.synset, str(cell)) == ("animal.n.01", "animal eat bone")

@@ -8,7 +8,7 @@ import torch
 from plausibility.cli import main
 from plausibility.errors import ResourceMissingError
 from plausibility.models.training import resolve_config
-from plausibility.resources import configs_dir, shipped_model_configs
+from plausibility.resources.paths import configs_dir, shipped_model_configs
 
 
 def _fit(backbone: str, fixtures: Path, *extra: str) -> int:

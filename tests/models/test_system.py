@@ -27,9 +27,9 @@ def _text_logit(triple: Triple) -> float:
 
 
 def test_the_system_scores_the_event_and_the_triples_of_the_drawn_cells() -> None:
-    module = PlausibilityModule(net=TextLogitNet(), abstractions=3, abstraction_sampling="nearby", seed=5)
+    module = PlausibilityModule(net=TextLogitNet(), abstractions=3, seed=5)
     grid = module.lexicon.abstractor.grid(Triple("dentist", "breathe", "helium"))
-    cells = sample_cells(grid.shape, 3, np.random.default_rng(5), "nearby")
+    cells = sample_cells(grid.shape, 3, np.random.default_rng(5))
     expected = [grid.event, *(Triple(grid.subjects[row].text, "breathe", grid.objects[col].text) for row, col in cells)]
     assert module.sampled_abstractions(grid) == expected
     assert len(set(expected)) == 4
@@ -56,25 +56,14 @@ def test_training_grids_follow_the_wsd_choice(tmp_path, monkeypatch: pytest.Monk
 
 
 @pytest.mark.filterwarnings("ignore:You are trying to `self.log\\(\\)`")  # a training step outside a Trainer
-@pytest.mark.parametrize("objective", ["pointwise", "pairwise"])
-def test_the_objective_compares_events_with_their_labels_or_each_pair(objective: str) -> None:
+def test_the_objective_is_the_bce_of_each_event_against_its_label() -> None:
     from plausibility.models.datamodule import PairBatch
 
     positives = [Triple("dog", "chase", "cat"), Triple("person", "eat", "apple")]
     negatives = [Triple("theory", "chase", "cat"), Triple("person", "eat", "year")]
-    module = PlausibilityModule(net=TextLogitNet(), objective=objective)
+    module = PlausibilityModule(net=TextLogitNet())
     loss = module.training_step(PairBatch(positives, negatives), 0).item()
     pos = np.array([_text_logit(t) for t in positives])
     neg = np.array([_text_logit(t) for t in negatives])
-    if objective == "pairwise":  # -log sigmoid(pos - neg): each event ranked above its own pseudo-negative
-        expected = np.mean(np.logaddexp(0, -(pos - neg)))
-    else:  # binary cross-entropy of each event against its label
-        expected = np.mean(np.r_[np.logaddexp(0, -pos), np.logaddexp(0, neg)])
+    expected = np.mean(np.r_[np.logaddexp(0, -pos), np.logaddexp(0, neg)])
     assert loss == pytest.approx(expected, rel=1e-12)
-
-
-def test_an_unknown_objective_is_refused() -> None:
-    from plausibility.errors import UnknownNameError
-
-    with pytest.raises(UnknownNameError, match="unknown objective 'listwise'; known: pairwise, pointwise"):
-        PlausibilityModule(net=TextLogitNet(), objective="listwise")  # type: ignore[arg-type]

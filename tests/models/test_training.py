@@ -18,6 +18,7 @@ from plausibility.errors import IncompatibleCheckpointError
 from plausibility.models.datamodule import PairsDataModule
 from plausibility.models.system import PlausibilityModule
 from plausibility.models.training import TrainingCLI
+from plausibility.scorers.net import trained_scorer
 from plausibility.scorers.trained import load_trained
 from plausibility.triple import Triple
 
@@ -65,7 +66,7 @@ def test_checkpoint_round_trip_gives_identical_scores(
         PlausibilityModule, PairsDataModule, args=["fit", *_arguments(config, roberta_backbone, fixtures, *steps)]
     )
     checkpoint = next(tmp_path.glob("runs/*/checkpoints/last.ckpt"))
-    trained = cli.model.scorer()
+    trained = trained_scorer(cli.model.net, cli.model.lexicon, cli.model.abstractions, cli.model.eval_batch_size)
     loaded = load_trained(str(checkpoint))
     assert type(loaded) is type(trained)
     assert loaded.score(EVENTS).tolist() == pytest.approx(trained.score(EVENTS).tolist(), abs=1e-6)

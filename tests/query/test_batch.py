@@ -10,7 +10,7 @@ from plausibility.cli import main
 from plausibility.errors import DataFormatError
 from plausibility.query.batch import score_table, score_triples
 from plausibility.query.triple_files import InvalidLine
-from plausibility.scorers import load_scorer
+from plausibility.scorers.registry import build_scorer
 from plausibility.triple import Triple
 
 
@@ -26,7 +26,7 @@ def _table(tmp_path: Path, text: str, name: str = "in.tsv") -> Path:
 
 
 def test_batch_scores_equal_single_scores_and_keep_order_and_columns(tmp_path: Path, ngram_spec: str) -> None:
-    scorer = load_scorer(ngram_spec)
+    scorer = build_scorer(ngram_spec)
     source = _table(
         tmp_path, "id\tsubject\tverb\tobject\nb\tperson\teat\tapple\na\tdog\teat\tbone\nc\tzebra\tfly\tkite\n"
     )
@@ -47,13 +47,13 @@ def test_invalid_lines_stop_the_run_with_nothing_written(tmp_path: Path, ngram_s
     with pytest.raises(
         DataFormatError, match=r"2 lines are not triples: line 2: expected 3 columns, got 1; line 3: empty"
     ):
-        score_table(load_scorer(ngram_spec), source, output, progress=False)
+        score_table(build_scorer(ngram_spec), source, output, progress=False)
     assert not output.exists()
 
 
 def test_skip_invalid_scores_the_rest_and_reports_line_numbers(tmp_path: Path, ngram_spec: str) -> None:
     source = _table(tmp_path, "person\teat\tapple\nbroken line\ndog\teat\tbone\n")
-    result = score_table(load_scorer(ngram_spec), source, tmp_path / "out.csv", skip_invalid=True, progress=False)
+    result = score_table(build_scorer(ngram_spec), source, tmp_path / "out.csv", skip_invalid=True, progress=False)
     assert result.rows == 2
     assert result.skipped == [InvalidLine(2, "expected 3 columns, got 1")]
     assert pd.read_csv(result.output)["subject"].tolist() == ["person", "dog"]
@@ -67,7 +67,7 @@ def test_a_first_chunk_of_skipped_rows_leaves_every_column_to_the_scored_ones(
     from plausibility.query.lemmas import QueryLemmas
 
     source = _table(tmp_path, "ice cream\teat\tapple\npersons\teat\tbread\n")
-    scorer = load_scorer(ngram_spec)
+    scorer = build_scorer(ngram_spec)
     flags = coverage_flags(scorer)
     output = tmp_path / f"out{suffix}"
     score_table(scorer, source, output, 1, True, [flags], progress=False, lemmas=QueryLemmas(flags.hierarchy))
@@ -85,7 +85,7 @@ def test_interrupted_run_leaves_no_output(tmp_path: Path, ngram_spec: str) -> No
         """The real n-gram scorer, interrupted after its first chunk as a Ctrl-C would."""
 
         def __init__(self) -> None:
-            self.inner = load_scorer(ngram_spec)
+            self.inner = build_scorer(ngram_spec)
             self.probability_mapping = self.inner.probability_mapping
             self.calls = 0
 
@@ -108,16 +108,16 @@ def test_cli_scores_one_triple_and_a_file(tmp_path: Path, ngram_spec: str, capsy
     assert main(["score", "Person", "eat", "apple", "--model", ngram_spec]) == 0
     printed = capsys.readouterr().out
     # the model and its probability map each open a line of their own, above the table of fields
-    assert printed.startswith(f"model: {ngram_spec}\nprobability = ") and "│ subject       │ person" in printed
+    assert printed.startswith(f"model: {ngram_spec}\nprobability: ") and "│ subject       │ person" in printed
     source = _table(tmp_path, "person\teat\tapple\n")
     assert main(["score", "--input", str(source), "--output", str(tmp_path / "o.tsv"), "--model", ngram_spec]) == 0
     assert pd.read_csv(tmp_path / "o.tsv", sep="\t")["object"].tolist() == ["apple"]
 
 
-def test_cli_bad_input_is_one_line_and_exit_1(
+def test_cli_bad_input_is_one_line_and_exit_1_and_a_wrong_command_line_exit_2(
     tmp_path: Path, ngram_spec: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["score", "person", "eat", "--model", ngram_spec]) == 1
+    assert main(["score", "person", "eat", "--model", ngram_spec]) == 2  # two words: the command line is wrong
     assert (
         capsys.readouterr().err
         == "plausibility score: error: give three words S V O (got 2), or --input FILE --output FILE\n"
@@ -139,7 +139,7 @@ def test_an_input_without_triples_is_an_error_and_writes_nothing(
 ) -> None:
     source = _table(tmp_path, text)
     with pytest.raises(DataFormatError) as error:
-        score_table(load_scorer(ngram_spec), source, tmp_path / "out.tsv", skip_invalid=skip, progress=False)
+        score_table(build_scorer(ngram_spec), source, tmp_path / "out.tsv", skip_invalid=skip, progress=False)
     assert str(error.value) == f"{source}: {message}"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.tsv"]
 
@@ -172,7 +172,7 @@ def test_cli_words_follow_the_same_rule_as_file_fields(
     )
     source = _table(tmp_path, "\t".join(words) + "\n")
     with pytest.raises(DataFormatError, match=f"line 1: {message}"):
-        score_table(load_scorer(ngram_spec), source, tmp_path / "out.tsv", progress=False)
+        score_table(build_scorer(ngram_spec), source, tmp_path / "out.tsv", progress=False)
 
 
 def test_cli_output_that_is_a_folder_is_one_line(
@@ -192,7 +192,7 @@ def test_cli_json_prints_one_object_with_the_tables_values(ngram_spec: str, caps
 
     assert main(["score", "person", "eat", "apple", "--model", ngram_spec, "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
-    scorer = load_scorer(ngram_spec)
+    scorer = build_scorer(ngram_spec)
     expected = score_triples(scorer, [Triple("person", "eat", "apple")]).iloc[0]
     assert list(record)[:5] == ["subject", "verb", "object", "score", "probability"]
     assert (record["score"], record["probability"]) == (float(expected["score"]), float(expected["probability"]))
@@ -250,7 +250,7 @@ def test_cli_stdin_errors_name_stdin_and_print_no_rows(
 def test_cli_format_is_only_for_streams(tmp_path: Path, ngram_spec: str, capsys: pytest.CaptureFixture[str]) -> None:
     source = _table(tmp_path, "person\teat\tapple\n")
     argv = ["score", "--input", str(source), "--output", str(tmp_path / "o.tsv"), "--format", "csv"]
-    assert main([*argv, "--model", ngram_spec]) == 1
+    assert main([*argv, "--model", ngram_spec]) == 2
     assert capsys.readouterr().err == (
         "plausibility score: error: --format csv is for --output -; a file's suffix names its format\n"
     )

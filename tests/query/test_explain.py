@@ -9,14 +9,14 @@ import pytest
 from plausibility.cli import main
 from plausibility.query.coverage import CoverageFlags
 from plausibility.query.explain import explain, grid_source
-from plausibility.scorers import load_scorer
-from plausibility.scoring.concept_max import ConceptMax
+from plausibility.scorers.concept_max import ConceptMax
+from plausibility.scorers.registry import build_scorer
 from plausibility.triple import Triple
 
 
 @pytest.fixture
 def ngram(fixtures: Path):  # noqa: ANN201
-    return load_scorer(f"ngram:{fixtures / 'ngram_triples.tsv'}")
+    return build_scorer(f"ngram:{fixtures / 'ngram_triples.tsv'}")
 
 
 def test_explanation_is_the_argmax_of_the_grid(ngram) -> None:  # noqa: ANN001
@@ -71,13 +71,13 @@ def test_cli_explains_and_flags(tmp_path: Path, fixtures: Path, capsys: pytest.C
     assert scored["abstraction"][1].startswith("zorblax eat ")
 
 
-def test_only_concept_max_always_explains_and_only_trained_scorers_flag_unseen_words(fixtures: Path) -> None:
+def test_only_concept_max_explains_itself_and_only_trained_scorers_flag_unseen_words(fixtures: Path) -> None:
     from plausibility.query.coverage import coverage_flags
-    from plausibility.query.explain import always_explains
+    from plausibility.query.explain import explains_itself
 
-    ngram = load_scorer(f"ngram:{fixtures / 'ngram_triples.tsv'}")
-    wrapped = load_scorer(f"conceptmax:ngram:{fixtures / 'ngram_triples.tsv'}")
-    assert not always_explains(ngram) and always_explains(wrapped)
+    ngram = build_scorer(f"ngram:{fixtures / 'ngram_triples.tsv'}")
+    wrapped = build_scorer(f"conceptmax:ngram:{fixtures / 'ngram_triples.tsv'}")
+    assert not explains_itself(ngram) and explains_itself(wrapped)
     assert coverage_flags(ngram).training_nouns is None and coverage_flags(wrapped).training_nouns is None
     assert coverage_flags(ngram).flags(Triple("dog", "eat", "qwzxy")) == ["object-not-in-wordnet"]
 

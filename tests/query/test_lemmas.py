@@ -9,7 +9,7 @@ from plausibility.cli import main
 from plausibility.query.batch import score_table, score_triples
 from plausibility.query.coverage import coverage_flags
 from plausibility.query.lemmas import QueryLemmas, verb_lemma
-from plausibility.scorers import load_scorer
+from plausibility.scorers.registry import build_scorer
 from plausibility.triple import Triple
 
 
@@ -20,7 +20,7 @@ def ngram_spec(fixtures: Path) -> str:
 
 @pytest.fixture
 def lemmas(ngram_spec: str) -> QueryLemmas:
-    return QueryLemmas(coverage_flags(load_scorer(ngram_spec)).hierarchy)
+    return QueryLemmas(coverage_flags(build_scorer(ngram_spec)).hierarchy)
 
 
 @pytest.mark.parametrize(
@@ -42,7 +42,7 @@ def test_nouns_take_their_wordnet_lemma_and_unknown_words_stay(lemmas: QueryLemm
 
 
 def test_an_inflected_query_scores_as_its_lemmas(ngram_spec: str, lemmas: QueryLemmas) -> None:
-    scorer = load_scorer(ngram_spec)
+    scorer = build_scorer(ngram_spec)
     inflected = score_triples(scorer, [Triple("persons", "eats", "breads")], lemmas).iloc[0]
     plain = score_triples(scorer, [Triple("person", "eat", "bread")]).iloc[0]
     assert inflected["score"] == plain["score"]
@@ -61,9 +61,21 @@ def test_a_table_is_scored_as_its_lemmas_and_flagged_on_them(ngram_spec: str, tm
     assert scored["subject"].tolist() == ["persons", "person"]  # the words as given are kept
     assert scored["object_lemma"].tolist() == ["bread", "bread"]
     assert scored["lemmatised"].tolist() == [True, False]
-    assert main(
-        ["score", "--input", str(source), "--output", str(tmp_path / "given.tsv"), "--model", ngram_spec, "--as-given"]
-    ) == 0
+    assert (
+        main(
+            [
+                "score",
+                "--input",
+                str(source),
+                "--output",
+                str(tmp_path / "given.tsv"),
+                "--model",
+                ngram_spec,
+                "--as-given",
+            ]
+        )
+        == 0
+    )
     given = pd.read_csv(tmp_path / "given.tsv", sep="\t", keep_default_na=False)
     assert given["score"][0] < given["score"][1] and "lemmatised" not in given.columns
 
@@ -71,7 +83,7 @@ def test_a_table_is_scored_as_its_lemmas_and_flagged_on_them(ngram_spec: str, tm
 def test_score_table_without_lemmas_scores_the_words_as_given(ngram_spec: str, tmp_path: Path) -> None:
     source = tmp_path / "in.csv"
     source.write_text("subject,verb,object\npersons,eat,bread\n")
-    score_table(load_scorer(ngram_spec), source, tmp_path / "out.csv", progress=False)
+    score_table(build_scorer(ngram_spec), source, tmp_path / "out.csv", progress=False)
     scored = pd.read_csv(tmp_path / "out.csv")
-    expected = load_scorer(ngram_spec).score([Triple("persons", "eat", "bread")])
+    expected = build_scorer(ngram_spec).score([Triple("persons", "eat", "bread")])
     assert scored["score"].tolist() == pytest.approx(expected.tolist())

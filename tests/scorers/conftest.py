@@ -5,6 +5,8 @@ from pathlib import Path
 import pytest
 from trained_models import NETS, TRIPLES, Saved, save_checkpoint
 
+from plausibility.scorers.net import trained_scorer
+
 
 @pytest.fixture(scope="session")
 def checkpoints(roberta_backbone: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Saved]:
@@ -21,5 +23,7 @@ def checkpoints(roberta_backbone: str, tmp_path_factory: pytest.TempPathFactory)
     for name, (class_path, init_args, abstractions) in arguments.items():
         path = folder / f"{name}.ckpt"
         module = save_checkpoint(path, class_path, init_args, abstractions)
-        paths[name] = Saved(path, module.scorer().score(TRIPLES))
+        paths[name] = Saved(
+            path, trained_scorer(module.net, module.lexicon, module.abstractions, module.eval_batch_size).score(TRIPLES)
+        )
     return paths

@@ -1,74 +1,58 @@
-"""The default scorer is the recorded choice of `scripts/choose_default_scorer.py`, else the zero-shot LM."""
+"""The default model is a shipped folder like any other: one thing however it is named, calibrated as shipped."""
 
-import json
 from pathlib import Path
 
+import numpy as np
 import pytest
+import yaml
 
-from plausibility.baselines.ngram import NgramScorer
-from plausibility.errors import DataFormatError
-from plausibility.resources import data_dir
-from plausibility.scorers import default_scorer, load_scorer
-from plausibility.scorers.default import DefaultChoice, default_choice
-from plausibility.scoring.calibration import uncalibrated
+import plausibility
+from plausibility.models.model_folder import is_model_folder
+from plausibility.resources.paths import data_dir, shipped_models
+from plausibility.scorers.calibration_store import shipped_fit_path
+from plausibility.scorers.shipped import DEFAULT_MODEL, ensemble_spec, model_folder, shipped_model
+from plausibility.scorers.spec import parse_spec
 
-
-@pytest.fixture()
-def data_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A data folder with the bundled training triples and no shipped models."""
-    (tmp_path / "training").mkdir()
-    (tmp_path / "training" / "triples.parquet").write_bytes((data_dir() / "training" / "triples.parquet").read_bytes())
-    (tmp_path / "PROVENANCE.md").write_text("copy\n")
-    monkeypatch.setenv("PLAUSIBILITY_DATA", str(tmp_path))
-    return tmp_path
+EVENTS = [("person", "breathe", "air"), ("rock", "eat", "sandwich"), ("dentist", "breathe", "helium")]
 
 
-def test_without_a_recorded_choice_the_zero_shot_lm_answers(data_copy: Path) -> None:
-    assert default_choice() is None
-    assert default_scorer() == "zero-shot"
-
-
-def test_the_recorded_choice_is_what_load_scorer_builds(data_copy: Path) -> None:
-    (data_copy / "models").mkdir()
-    figures = {"ngram": {"pep3k": 0.7, "20q": 0.6}, "zero-shot": {"pep3k": 0.6, "20q": 0.6}}
-    (data_copy / "models" / "default.json").write_text(
-        json.dumps({"spec": "ngram", "valid_auc": figures, "measured": "by hand"})
-    )
-    assert default_choice() == DefaultChoice("ngram", figures, "by hand")
-    assert default_choice().mean("ngram") == pytest.approx(0.65)
-    assert type(uncalibrated(load_scorer())) is NgramScorer
-
-
-def test_a_broken_choice_file_fails_in_one_line(data_copy: Path) -> None:
-    (data_copy / "models").mkdir()
-    path = data_copy / "models" / "default.json"
-    path.write_text(json.dumps({"spec": "roberta", "valid_auc": {"ngram": {"pep3k": 0.5}}, "measured": "x"}))
-    with pytest.raises(DataFormatError) as raised:
-        default_scorer()
-    assert str(raised.value) == (
-        f"{path}: the chosen 'roberta' has no figures; measure the candidates again with "
-        "scripts/choose_default_scorer.py"
-    )
-    path.write_text("{")
-    with pytest.raises(DataFormatError, match=r"not a default-scorer choice \(Expecting property name"):
-        default_scorer()
-
-
-def test_the_shipped_choice_is_its_best_candidate_and_resolves_offline() -> None:
-    from plausibility.models.model_folder import is_model_folder
-    from plausibility.scorers.spec import parse_spec
-    from plausibility.scoring.calibration import bundled_calibration_path
-
-    choice = default_choice()
-    assert choice is not None
-    assert choice.mean(choice.spec) == max(choice.mean(spec) for spec in choice.valid_auc)
-    spec = parse_spec(choice.spec)
-    for part in spec.members or (spec,):
+def test_the_default_folder_names_an_ensemble_of_offline_parts_whose_calibrations_ship() -> None:
+    spec = parse_spec(ensemble_spec(model_folder(DEFAULT_MODEL)))
+    config = yaml.safe_load((model_folder(DEFAULT_MODEL) / "config.yaml").read_text())
+    assert [member["spec"] for member in config["members"]] == [str(member) for member in spec.members]
+    for part in spec.members:
         # only what ships offline: the offline LM, the bundled counts, a shipped folder (or its net, `event:`)
         what = part.inner if part.kind == "event" else part
-        assert what.kind in ("zero-shot", "ngram", "shipped") and what.source in (None, "roberta", "conceptmax")
+        assert what.kind in ("zero-shot", "ngram", "shipped")
         if what.kind == "shipped":
             assert is_model_folder(data_dir() / "models" / str(what.source))
-        if part.kind != "shipped":  # its calibration ships, so its first probability fits nothing
-            assert bundled_calibration_path(str(part)).is_file()
-    assert spec.kind == "shipped" or bundled_calibration_path(choice.spec).is_file()
+        assert shipped_fit_path(part).is_file()  # a member's first probability fits nothing
+    model = shipped_model(DEFAULT_MODEL)
+    assert model.spec == str(spec) and set(model.test_auc) == {"pep3k", "20q"}
+
+
+@pytest.mark.integration
+def test_load_scorer_with_no_name_is_the_default_and_an_equal_ensemble_finds_its_calibration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path))  # the converted LM is rebuilt here: nothing else
+    unnamed, named = plausibility.load_scorer(), plausibility.load_scorer("default")
+    np.testing.assert_array_equal(unnamed.probability(EVENTS), named.probability(EVENTS))
+    spec = parse_spec(ensemble_spec(model_folder(DEFAULT_MODEL)))
+    weights = spec.weights or (1.0,) * len(spec.members)
+    # the members in reverse order, every weight tripled: the same scorer, spelled another way
+    parts = reversed(list(zip(spec.members, weights, strict=True)))
+    respelled = "ensemble:" + "+".join(f"{3 * weight:g}*{member}" for member, weight in parts)
+    scorer = plausibility.load_scorer(respelled)
+    np.testing.assert_allclose(scorer.probability(EVENTS), named.probability(EVENTS), rtol=1e-12)
+    assert scorer.probability_mapping == named.probability_mapping
+    assert "human judgements" in named.probability_mapping
+    assert not (tmp_path / "calibration").exists()  # found as shipped: nothing fitted, nothing cached
+
+
+def test_every_shipped_folder_is_a_model_with_a_version_and_card() -> None:
+    assert DEFAULT_MODEL in shipped_models()
+    for name in shipped_models():
+        model = shipped_model(name)
+        assert model.version != "unversioned" and model.summary
+        assert (model.folder / "MODEL_CARD.md").read_text().startswith(f"# {name} {model.version}\n")

@@ -12,14 +12,14 @@ from transformers import BertConfig, BertForMaskedLM, GPT2Config, GPT2LMHeadMode
 
 from plausibility.baselines.ngram import NgramScorer
 from plausibility.baselines.zero_shot import ZeroShotScorer
-from plausibility.errors import DeviceUnavailableError, PlausibilityError, ResourceMissingError, UnknownNameError
-from plausibility.models.export import export_model
-from plausibility.models.scorer import NetScorer, SenseNetScorer
-from plausibility.scorers import load_scorer
-from plausibility.scoring.calibration import CalibratedScorer, uncalibrated
-from plausibility.scoring.causal import CausalLMScorer
-from plausibility.scoring.concept_max import ConceptMax
-from plausibility.scoring.masked import MaskedLMScorer
+from plausibility.errors import DeviceUnavailableError, PlausibilityError, UnknownNameError
+from plausibility.lm.causal import CausalLMScorer
+from plausibility.lm.masked import MaskedLMScorer
+from plausibility.release.export import export_model
+from plausibility.scorers.calibrated import CalibratedScorer, uncalibrated
+from plausibility.scorers.concept_max import ConceptMax
+from plausibility.scorers.net import NetScorer, SenseNetScorer
+from plausibility.scorers.registry import build_scorer
 from plausibility.triple import Triple
 
 WORDS = "the The a dog cat person bone air helium dentist eat breathe chase .".split()
@@ -52,15 +52,25 @@ def lm_folders(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         tokenizer_object=_tokenizer(specials, "[CLS] $A [SEP]"),
         **dict(zip(("unk_token", "pad_token", "cls_token", "sep_token", "mask_token"), specials, strict=True)),
     )
-    config = BertConfig(vocab_size=len(masked), hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
-                        intermediate_size=37, max_position_embeddings=64, pad_token_id=1)
+    config = BertConfig(
+        vocab_size=len(masked),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=37,
+        max_position_embeddings=64,
+        pad_token_id=1,
+    )
     BertForMaskedLM(config).save_pretrained(root / "masked")
     masked.save_pretrained(root / "masked")
     return {"causal": root / "causal", "masked": root / "masked"}
 
 
 def test_each_spec_form_builds_its_kind_of_scorer(
-    fixtures: Path, lm_folders: dict[str, Path], checkpoints: dict[str, Saved], tmp_path: Path,
+    fixtures: Path,
+    lm_folders: dict[str, Path],
+    checkpoints: dict[str, Saved],
+    tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path / "cache"))
@@ -68,27 +78,27 @@ def test_each_spec_form_builds_its_kind_of_scorer(
 
     def own(spec: str) -> object:
         """The scorer inside the calibration every SPEC's scorer comes in."""
-        scorer = load_scorer(spec)
-        assert isinstance(scorer.scorer if isinstance(scorer, ConceptMax) else scorer, CalibratedScorer)
+        scorer = build_scorer(spec)
+        assert isinstance(scorer.searched if isinstance(scorer, ConceptMax) else scorer, CalibratedScorer)
         return uncalibrated(scorer)
 
     assert type(own(f"ngram:{triples}")) is NgramScorer
-    assert type(load_scorer(f"uncalibrated:ngram:{triples}")) is NgramScorer
+    assert type(build_scorer(f"uncalibrated:ngram:{triples}")) is NgramScorer
     causal = own(f"zero-shot:{lm_folders['causal']}")
     assert type(causal) is ZeroShotScorer and causal.variant == "pmi" and type(causal.lm) is CausalLMScorer
     masked = own(f"zero-shot:{lm_folders['masked']}")
     assert type(masked) is ZeroShotScorer and masked.variant == "masked" and type(masked.lm) is MaskedLMScorer
-    assert load_scorer(f"zero-shot:{lm_folders['causal']}@raw").variant == "raw"  # read through the calibration
+    assert uncalibrated(build_scorer(f"zero-shot:{lm_folders['causal']}@raw")).variant == "raw"
     wrapped = own(f"conceptmax:ngram:{triples}")
-    assert type(wrapped) is ConceptMax and type(wrapped.scorer) is NgramScorer
+    assert type(wrapped) is ConceptMax and type(wrapped.searched) is NgramScorer
     assert type(own(str(checkpoints["classifier"].path))) is NetScorer
     assert type(own(str(checkpoints["concept_max"].path))) is ConceptMax
     assert type(own(f"glove-mlp:{checkpoints['glove_mlp'].path}")) is NetScorer
     export_model(checkpoints["concept_inject"].path, tmp_path / "exported", evaluate=False, calibration_pairs=0)
     assert type(own(str(tmp_path / "exported"))) is SenseNetScorer
     around = own(f"conceptmax:{checkpoints['classifier'].path}")
-    assert type(around) is ConceptMax and type(around.scorer) is NetScorer
-    assert own(f"conceptmax:{checkpoints['concept_max'].path}").scorer.__class__ is NetScorer  # not twice
+    assert type(around) is ConceptMax and type(around.searched) is NetScorer
+    assert own(f"conceptmax:{checkpoints['concept_max'].path}").searched.__class__ is NetScorer  # not twice
 
 
 def test_event_reads_a_concept_max_model_at_its_event_calibrated_on_its_own_scores(
@@ -97,39 +107,36 @@ def test_event_reads_a_concept_max_model_at_its_event_calibrated_on_its_own_scor
     monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path / "cache"))
     path = str(checkpoints["concept_max"].path)
     events = [Triple("person", "breathe", "air"), Triple("rock", "eat", "sandwich")]
-    maximum, net = load_scorer(f"uncalibrated:{path}"), load_scorer(f"event:{path}")
+    maximum, net = build_scorer(f"uncalibrated:{path}"), build_scorer(f"event:{path}")
     assert type(net) is CalibratedScorer and type(net.scorer) is NetScorer
-    assert net.score(events).tolist() == maximum.scorer.score(events).tolist()  # the net's own, not the maximum
+    assert net.score(events).tolist() == maximum.searched.score(events).tolist()  # the net's own, not the maximum
     # the maximum's grid holds the event's own cell, scored in another batch: equal up to float32 padding noise
     assert np.all(maximum.score(events) >= net.score(events) - 1e-5)
-    assert net.calibration is not None and net.calibration != load_scorer(path).scorer.calibration
-    assert type(load_scorer(f"uncalibrated:event:{path}")) is NetScorer
+    assert net.calibration is not None and net.calibration != build_scorer(path).searched.calibration
+    assert type(build_scorer(f"uncalibrated:event:{path}")) is NetScorer
     ngram = f"ngram:{fixtures / 'ngram_triples.tsv'}"
-    assert load_scorer(f"event:{ngram}").score(events).tolist() == load_scorer(ngram).score(events).tolist()
+    assert build_scorer(f"event:{ngram}").score(events).tolist() == build_scorer(ngram).score(events).tolist()
 
 
 def test_bare_shipped_names_load_the_folders_under_data_models(
     checkpoints: dict[str, Saved], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PLAUSIBILITY_DATA", str(tmp_path))
-    for name in ("roberta", "conceptmax"):
-        with pytest.raises(ResourceMissingError) as raised:
-            load_scorer(name)
-        folder = tmp_path / "models" / name
-        assert str(raised.value) == (
-            f"{name}: the shipped model folder {folder} is absent; write it with "
-            f"`plausibility export RUN_OR_CKPT {folder}`, or name a checkpoint or exported folder instead"
-        )
+    # nothing shipped there: not a name of a model (and a bare conceptmax is the wrapper, wanting its scorer)
+    with pytest.raises(UnknownNameError, match="^unknown model 'roberta'; known: "):
+        build_scorer("roberta")
+    with pytest.raises(PlausibilityError, match="^conceptmax needs the scorer to wrap, e.g. conceptmax:zero-shot$"):
+        build_scorer("conceptmax")
     for name, source in (("roberta", "classifier"), ("conceptmax", "concept_max")):
         export_model(checkpoints[source].path, tmp_path / "models" / name, evaluate=False, calibration_pairs=0)
-    roberta = load_scorer("roberta")
+    roberta = build_scorer("roberta")
     assert type(uncalibrated(roberta)) is NetScorer
     assert np.max(np.abs(roberta.score(TRIPLES) - checkpoints["classifier"].scores)) < 1e-3
-    assert type(load_scorer("conceptmax")) is ConceptMax
-    assert type(load_scorer("conceptmax:roberta")) is ConceptMax  # the wrapper, around the shipped folder
+    assert type(build_scorer("conceptmax")) is ConceptMax
+    assert type(build_scorer("conceptmax:roberta")) is ConceptMax  # the wrapper, around the shipped folder
     shutil.rmtree(tmp_path / "models" / "roberta")
-    with pytest.raises(ResourceMissingError, match="^roberta: the shipped model folder"):
-        load_scorer("conceptmax:roberta")
+    with pytest.raises(UnknownNameError, match=r"^unknown model 'roberta'; known: .*conceptmax, "):
+        build_scorer("conceptmax:roberta")
 
 
 def test_bfloat16_scores_within_a_tolerance_of_float32(
@@ -137,44 +144,45 @@ def test_bfloat16_scores_within_a_tolerance_of_float32(
 ) -> None:
     for kind in ("causal", "masked"):
         spec = f"zero-shot:{lm_folders[kind]}"
-        full = load_scorer(spec, device="cpu")
-        half = load_scorer(spec, device="cpu", dtype="bfloat16")
-        assert half.lm.model.dtype == torch.bfloat16 and full.lm.model.dtype == torch.float32
+        full = build_scorer(spec, device="cpu")
+        half = build_scorer(spec, device="cpu", dtype="bfloat16")
+        assert uncalibrated(half).lm.model.dtype == torch.bfloat16
+        assert uncalibrated(full).lm.model.dtype == torch.float32
         low, high = half.score(TRIPLES), full.score(TRIPLES)
         assert not np.array_equal(low, high)  # computed in bfloat16 indeed
         np.testing.assert_allclose(low, high, rtol=0, atol=0.01)
     spec = f"conceptmax:{checkpoints['classifier'].path}"
-    half = load_scorer(spec, dtype="bfloat16")  # the wrapper hands its options to the scorer it wraps
-    assert half.scorer.net.head.weight.dtype == torch.bfloat16
-    np.testing.assert_allclose(half.score(TRIPLES), load_scorer(spec).score(TRIPLES), rtol=0, atol=0.02)
+    half = build_scorer(spec, dtype="bfloat16")  # the wrapper hands its options to the scorer it wraps
+    assert uncalibrated(half).searched.net.head.weight.dtype == torch.bfloat16
+    np.testing.assert_allclose(half.score(TRIPLES), build_scorer(spec).score(TRIPLES), rtol=0, atol=0.02)
 
 
 def test_the_batch_size_does_not_change_scores(lm_folders: dict[str, Path], checkpoints: dict[str, Saved]) -> None:
     for spec in (f"zero-shot:{lm_folders['causal']}", f"zero-shot:{lm_folders['masked']}"):
-        one = load_scorer(spec, batch_size=1)
-        assert one.lm.batch_size == 1
-        np.testing.assert_allclose(one.score(TRIPLES), load_scorer(spec, batch_size=64).score(TRIPLES), atol=1e-5)
+        one = build_scorer(spec, batch_size=1)
+        assert uncalibrated(one).lm.batch_size == 1
+        np.testing.assert_allclose(one.score(TRIPLES), build_scorer(spec, batch_size=64).score(TRIPLES), atol=1e-5)
     path = str(checkpoints["concept_inject"].path)
-    one = load_scorer(path, batch_size=1)
-    assert one.batch_size == 1
+    one = build_scorer(path, batch_size=1)
+    assert uncalibrated(one).batch_size == 1
     np.testing.assert_allclose(one.score(TRIPLES), checkpoints["concept_inject"].scores, atol=1e-5)
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="needs a machine without a CUDA GPU")
 def test_a_device_this_machine_lacks_fails_before_loading(fixtures: Path) -> None:
     with pytest.raises(DeviceUnavailableError) as raised:
-        load_scorer(f"ngram:{fixtures / 'missing.tsv'}", device="cuda:0")
+        build_scorer(f"ngram:{fixtures / 'missing.tsv'}", device="cuda:0")
     assert str(raised.value) == "device 'cuda:0': no CUDA GPU is visible on this machine; choose cpu or auto"
 
 
 def test_bad_options_fail_in_one_line_before_loading(fixtures: Path) -> None:
     missing = f"ngram:{fixtures / 'missing.tsv'}"
     with pytest.raises(UnknownNameError) as raised:
-        load_scorer(missing, dtype="fp8")  # type: ignore[arg-type]
+        build_scorer(missing, dtype="fp8")  # type: ignore[arg-type]
     assert str(raised.value) == "unknown dtype 'fp8'; known: bfloat16, float16, float32"
     with pytest.raises(UnknownNameError) as raised:
-        load_scorer(missing, device="gpu")
+        build_scorer(missing, device="gpu")
     assert str(raised.value) == "unknown device 'gpu'; known: auto, cpu, cuda, cuda:N, mps"
     with pytest.raises(PlausibilityError) as raised:
-        load_scorer(missing, batch_size=0)
+        build_scorer(missing, batch_size=0)
     assert str(raised.value) == "batch size 0: give a whole number of at least 1"

@@ -36,11 +36,24 @@ def test_each_form_parses_to_its_kind(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["ngram", "ngram:a.tsv", "zero-shot", "zero-shot:gpt2@raw", "zero-shot:@pmi", "glove-mlp:g.ckpt", "x/last.ckpt",
-     "zero-shot:@pmi-passive", "roberta", "conceptmax", "conceptmax:uncalibrated:zero-shot:gpt2@masked",
-     "ensemble:roberta+zero-shot",
-     "ensemble:conceptmax:ngram+zero-shot:gpt2@raw+conceptmax", "ensemble:roberta+4*zero-shot+0.5*ngram",
-     "event:conceptmax", "ensemble:event:conceptmax+2*ngram"],
+    [
+        "ngram",
+        "ngram:a.tsv",
+        "zero-shot",
+        "zero-shot:gpt2@raw",
+        "zero-shot:@pmi",
+        "glove-mlp:g.ckpt",
+        "x/last.ckpt",
+        "zero-shot:@pmi-passive",
+        "roberta",
+        "conceptmax",
+        "conceptmax:uncalibrated:zero-shot:gpt2@masked",
+        "ensemble:roberta+zero-shot",
+        "ensemble:conceptmax:ngram+zero-shot:gpt2@raw+conceptmax",
+        "ensemble:roberta+4*zero-shot+0.5*ngram",
+        "event:conceptmax",
+        "ensemble:event:conceptmax+2*ngram",
+    ],
 )
 def test_a_spec_prints_as_the_string_it_parses_from(text: str) -> None:
     assert str(parse_spec(text)) == text
@@ -49,7 +62,7 @@ def test_a_spec_prints_as_the_string_it_parses_from(text: str) -> None:
 
 def test_unknown_and_incomplete_forms_fail_in_one_line() -> None:
     known = (
-        "<exported folder>, <path>.ckpt, conceptmax, conceptmax:<SPEC>, ensemble:[<W>*]<SPEC>+[<W>*]<SPEC>, "
+        "<exported folder>, <path>.ckpt, conceptmax, conceptmax:<SPEC>, default, ensemble:[<W>*]<SPEC>+[<W>*]<SPEC>, "
         "event:<SPEC>, glove-mlp:<path>.ckpt, "
         "ngram[:<triples>], resnik[:<triples>], roberta, uncalibrated:<SPEC>, zero-shot[:<lm>][@<variant>]"
     )

@@ -13,10 +13,10 @@ from plausibility.devices import LoadOptions
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.models.components.classifier import TripleClassifier
 from plausibility.models.components.concept_inject import ConceptInjectClassifier
-from plausibility.models.export import export_model
-from plausibility.models.scorer import NetScorer, SenseNetScorer
-from plausibility.scorers.trained import NETS, load_trained, load_trained_scorer
-from plausibility.scoring.concept_max import ConceptMax
+from plausibility.release.export import export_model
+from plausibility.scorers.concept_max import ConceptMax
+from plausibility.scorers.net import NetScorer, SenseNetScorer
+from plausibility.scorers.trained import NETS, load_trained
 
 
 def test_the_allow_list_is_the_three_nets_by_their_config_names() -> None:
@@ -42,7 +42,7 @@ def test_each_net_class_loads_as_its_scorer_with_its_weights(
     saved = checkpoints[name]
     scorer = load_trained(saved.path)
     assert type(scorer) is kind
-    inner = scorer.scorer if isinstance(scorer, ConceptMax) else scorer
+    inner = scorer.searched if isinstance(scorer, ConceptMax) else scorer
     assert type(inner.net) is net and not inner.net.training
     assert inner.lexicon is not None and inner.lexicon.vocabulary is not None  # the saved training nouns
     np.testing.assert_allclose(scorer.score(TRIPLES), saved.scores, rtol=1e-6, atol=1e-6)
@@ -83,7 +83,7 @@ def test_a_pickled_object_is_never_unpickled(tmp_path: Path) -> None:
 
 def test_options_choose_the_dtype_and_batch_size(checkpoints: dict[str, Saved]) -> None:
     saved = checkpoints["classifier"]
-    scorer = load_trained_scorer(saved.path, LoadOptions(device="cpu", dtype="bfloat16", batch_size=1))
+    scorer = load_trained(saved.path, LoadOptions(device="cpu", dtype="bfloat16", batch_size=1))
     assert {parameter.dtype for parameter in scorer.net.parameters()} == {torch.bfloat16}
     assert {parameter.device for parameter in scorer.net.parameters()} == {torch.device("cpu")}
     assert scorer.batch_size == 1 and not scorer.net.training
@@ -98,8 +98,8 @@ def test_scoring_a_trained_model_never_imports_lightning(checkpoints: dict[str, 
 
     # A fresh interpreter: this one has Lightning loaded by the fixtures that trained the models.
     code = (
-        "import sys; from plausibility.scorers import load_scorer; "
-        f"load_scorer({str(checkpoints['concept_max'].path)!r}).score([]); print('lightning' in sys.modules)"
+        "import sys; from plausibility.scorers.registry import build_scorer; "
+        f"build_scorer({str(checkpoints['concept_max'].path)!r}).score([]); print('lightning' in sys.modules)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"

@@ -7,7 +7,8 @@ from torch import nn
 
 from plausibility.corpus.artefacts import PAIR_COLUMNS, read_pairs
 from plausibility.errors import DataFormatError
-from plausibility.resources import load_glove, resolve_data_path
+from plausibility.resources.glove import load_glove
+from plausibility.resources.paths import resolve_data_path
 from plausibility.triple import Triple
 
 UNKNOWN = 0  # the row of words with neither a trained nor a GloVe vector: zeros, never trained

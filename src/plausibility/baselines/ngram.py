@@ -48,6 +48,7 @@ class NgramScorer:
     """
 
     probability_mapping = "exp of the log score: the smoothed estimate of P(s, o | v) itself"
+    lexicon = None  # counted, not trained on nouns: grids are laid out in the bundled lexicon
 
     def __init__(self, counts: BigramCounts, k: float = 0.5) -> None:
         if not k >= 0:

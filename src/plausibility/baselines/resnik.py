@@ -7,6 +7,7 @@ from functools import cache
 
 import numpy as np
 from scipy import sparse
+from scipy.special import expit
 
 from plausibility.triple import Triple
 
@@ -201,6 +202,7 @@ class ResnikScorer:
     """
 
     probability_mapping = "sigmoid of the summed subject and object selectional associations"
+    lexicon = None  # counted, not trained on nouns: grids are laid out in the bundled lexicon
 
     def __init__(
         self,
@@ -258,7 +260,7 @@ class ResnikScorer:
         return scores
 
     def to_probability(self, scores: np.ndarray) -> np.ndarray:
-        return 1.0 / (1.0 + np.exp(-np.asarray(scores, dtype=np.float64)))
+        return expit(np.asarray(scores, dtype=np.float64))
 
 
 def wordnet_sense_chains() -> SenseChains:

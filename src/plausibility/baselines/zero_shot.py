@@ -1,17 +1,19 @@
 """The zero-shot baseline: a triple realised as a sentence and scored by a language model, untrained."""
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import cast
+from typing import Literal, cast, get_args
 
 import numpy as np
 from scipy.special import expit
 
+from plausibility.baselines.realise import noun_phrase, passive_opening, realise
 from plausibility.errors import DataFormatError, UnknownNameError
-from plausibility.scorers.spec import ZERO_SHOT_VARIANTS, ZeroShotVariant
-from plausibility.scoring.masked import MaskedLMScorer
-from plausibility.scoring.protocols import LanguageModelScorer
-from plausibility.scoring.realise import noun_phrase, passive_opening, realise
+from plausibility.lm.protocol import LanguageModelScorer, MaskedLanguageModel
 from plausibility.triple import Triple
+
+# The formulas, documented on `ZeroShotScorer`.
+ZeroShotVariant = Literal["raw", "pmi", "pmi-passive", "masked"]
+ZERO_SHOT_VARIANTS: tuple[str, ...] = get_args(ZeroShotVariant)
 
 _MAPPINGS = {
     "raw": "exp of the score: the sentence's probability",
@@ -51,7 +53,7 @@ class ZeroShotScorer:
         """Score with `lm` by `variant` (`raw`, `pmi`, or `masked`, which needs a `MaskedLMScorer`)."""
         if variant not in ZERO_SHOT_VARIANTS:
             raise UnknownNameError("zero-shot variant", variant, ZERO_SHOT_VARIANTS)
-        if variant == "masked" and not isinstance(lm, MaskedLMScorer):
+        if variant == "masked" and not isinstance(lm, MaskedLanguageModel):
             raise DataFormatError(
                 f"the masked zero-shot formula needs a masked LM, got {type(lm).__name__}; "
                 "use the raw or pmi variant with a causal LM"
@@ -59,6 +61,7 @@ class ZeroShotScorer:
         self.lm = lm
         self.variant = variant
         self.probability_mapping = _MAPPINGS[variant]
+        self.lexicon = None  # trained on no nouns: grids are laid out in the bundled lexicon
 
     def score(self, triples: Sequence[Triple]) -> np.ndarray:
         """Natural-log score of each triple (float64, input order); higher is more plausible."""
@@ -86,7 +89,7 @@ class ZeroShotScorer:
         return np.exp(scores) if self.variant in ("raw", "masked") else expit(scores)
 
     def _masked(self, triples: Sequence[Triple]) -> np.ndarray:
-        lm = cast(MaskedLMScorer, self.lm)  # checked in __init__
+        lm = cast(MaskedLanguageModel, self.lm)  # checked in __init__
         realised = [realise(triple) for triple in triples]
         texts = [r.text for r in realised]
         # P(o | v): subject and object masked, the object's tokens scored.

@@ -4,13 +4,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from plausibility import __version__
 from plausibility.cli import (
     consistency,
     demo,
     evaluate,
     export,
     extract,
+    models,
     pairs,
     report,
     resources,
@@ -18,10 +18,11 @@ from plausibility.cli import (
     train,
     verbosity,
 )
-from plausibility.errors import PlausibilityError
+from plausibility.errors import CommandLineError, PlausibilityError
+from plausibility.version import __version__
 
 # Each module adds one subparser whose `run(args) -> int` calls the Python API and renders the result.
-COMMANDS = (demo, resources, score, train, export, evaluate, consistency, pairs, extract, report)
+COMMANDS = (demo, resources, models, score, train, export, evaluate, consistency, pairs, extract, report)
 
 
 EPILOG = """Run `plausibility COMMAND --help` for the options and an example of each command.
@@ -30,7 +31,8 @@ exit codes:
   0    success
   1    bad input or a missing resource: one line on stderr names it and the fix (`resources`: one
        default does not load); a bug also exits 1, with a traceback instead of the one line
-  2    the command line itself is wrong (unknown option, missing argument): usage on stderr
+  2    the command line itself is wrong (an unknown option, a missing argument, options that do not go
+       together): usage or one line on stderr
   130  interrupted (Ctrl-C)
 
 output: results go to stdout; notes, warnings, errors and progress bars (on a terminal only) to stderr."""
@@ -60,6 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     verbosity.configure(args.verbose - args.quiet)
     try:
         return args.run(args)
+    except CommandLineError as error:
+        print(f"plausibility {args.command}: error: {error}", file=sys.stderr)
+        return 2
     except PlausibilityError as error:
         print(f"plausibility {args.command}: error: {error}", file=sys.stderr)
         return 1

@@ -3,8 +3,8 @@
 import argparse
 from pathlib import Path
 
+from plausibility.benchmarks.datasets import DATASETS, SPLITS, load_plausibility_set
 from plausibility.cli.arguments import BATCH_HELP, add_load_options, load_options, positive_int
-from plausibility.evaluation.datasets import DATASETS, SPLITS, load_plausibility_set
 from plausibility.lexicon.wsd import WSD_METHODS
 
 
@@ -47,14 +47,14 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
+    from plausibility.api import load_scorer
     from plausibility.evaluation.consistency_report import write_consistency_report
     from plausibility.evaluation.grids import measure_consistency
     from plausibility.lexicon.training_lexicon import lexicon_of
-    from plausibility.scorers import load_scorer
 
-    scorer = load_scorer(args.model, **load_options(args))
+    scorer = load_scorer(args.model, **load_options(args)).scorer
     events = load_plausibility_set(args.dataset, args.split)[: args.limit]
-    lexicon = lexicon_of(scorer, wsd=args.wsd, min_depth=args.min_depth)
+    lexicon = lexicon_of(scorer.lexicon, wsd=args.wsd, min_depth=args.min_depth)
     result = measure_consistency(
         scorer, [event.triple for event in events], lexicon, batch_size=args.chunk_size, progress=True
     )

@@ -3,9 +3,9 @@
 import argparse
 from pathlib import Path
 
+from plausibility.benchmarks.datasets import DATASETS, SPLITS
 from plausibility.cli.arguments import BATCH_HELP, add_load_options, load_options
 from plausibility.errors import UnknownNameError
-from plausibility.evaluation.datasets import DATASETS, SPLITS
 
 
 def _choices(kind: str, known: tuple[str, ...]) -> "argparse._ActionType":
@@ -48,10 +48,10 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
+    from plausibility.api import load_scorer
     from plausibility.evaluation.auc import evaluate_auc, write_metrics, write_scores
-    from plausibility.scorers import load_scorer
 
-    scorer = load_scorer(args.model, **load_options(args))
+    scorer = load_scorer(args.model, **load_options(args)).scorer
     results = evaluate_auc(scorer, args.datasets, args.splits)
     about = {"model": args.model, "probability": scorer.probability_mapping, "dtype": args.dtype}
     write_metrics(results, args.output / "metrics.json", about)

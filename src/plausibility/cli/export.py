@@ -1,4 +1,4 @@
-"""`plausibility export`: a checkpoint (or a run folder's last one) as a compact, pickle-free model folder."""
+"""`plausibility export`: a trained model (or an ensemble) as a compact, pickle-free folder with its card."""
 
 import argparse
 from pathlib import Path
@@ -6,6 +6,8 @@ from pathlib import Path
 _EPILOG = """examples:
   plausibility export runs/concept_max exports/concept_max
   plausibility export runs/roberta/checkpoints/last.ckpt exports/roberta --no-evaluate
+  plausibility export exports/concept_max exports/concept_max-judged --calibration judgements
+  plausibility export 'ensemble:conceptmax+2*zero-shot' exports/mine --calibration judgements
   plausibility score person breathe air --model exports/concept_max
 """
 
@@ -13,39 +15,51 @@ _EPILOG = """examples:
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     parser = subparsers.add_parser(
         "export",
-        help="write a trained model as fp16 safetensors with its config, lexicon, calibration and card",
+        help="write a trained model (or an ensemble) as a folder with its calibration, figures and card",
         description="Write DIR/model.safetensors (the net's weights in fp16), config.yaml, lexicon.json, "
-        "calibration.json (Platt scaling on a seeded slice of training pairs) and MODEL_CARD.md (with AUC "
-        "and 95% intervals, and CCΔ / LER on the test halves, measured on the exported weights). DIR is then a "
-        "SPEC for every --model.",
+        "calibration.json, evaluation.json and MODEL_CARD.md (AUC with 95% intervals, CCΔ / LER on the test halves "
+        "and how the probabilities fit each half, measured on the exported weights). An ensemble SPEC gives a "
+        "folder with its config, calibration, figures and card. DIR is then a SPEC for every --model.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "source", metavar="RUN_OR_CKPT", help="a checkpoint, or a run folder (its checkpoints/last.ckpt)"
+        "source",
+        metavar="SOURCE",
+        help="a checkpoint, a run folder (its checkpoints/last.ckpt), an exported folder, or an ensemble: SPEC",
     )
     parser.add_argument("output", type=Path, metavar="DIR", help="the folder to write (new or empty)")
     parser.add_argument("--overwrite", action="store_true", help="replace DIR even if it holds files")
     parser.add_argument(
-        "--no-evaluate", action="store_true", help="skip the AUC and CCΔ / LER of Pep-3k and 20Q for the card"
+        "--no-evaluate", action="store_true", help="skip the AUC, CCΔ / LER and calibration figures for the card"
+    )
+    parser.add_argument(
+        "--calibration",
+        choices=("pairs", "judgements"),
+        default="pairs",
+        help="fit the calibration on training pairs (P: attested rather than a random swap; the default) or on "
+        "the human-judged valid halves of Pep-3k and 20Q (P: judged plausible)",
     )
     parser.add_argument(
         "--calibration-pairs", type=int, default=1000, metavar="N", help="training pairs to calibrate on (0: none)"
     )
     parser.add_argument("--pairs", type=Path, help="pairs file to calibrate on (default: the run's own, else bundled)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the calibration slice and the bootstrap")
+    parser.add_argument("--name", help="the model's name on its card (default: DIR's name)")
+    parser.add_argument("--model-version", default="1.0", metavar="VERSION", help="its version (default: 1.0)")
+    parser.add_argument("--summary", metavar="TEXT", help="what it is, in one line (default: from its config)")
     parser.add_argument(
         "--trained-by",
         metavar="TEXT",
         help='the commit and command that trained it, for the card, e.g. "at commit abc1234 with '
-        '`plausibility fit --config configs/models/roberta.yaml`"',
+        '`plausibility fit --config roberta`"',
     )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from plausibility.errors import PlausibilityError
-    from plausibility.models.export import export_model
+    from plausibility.release.export import export_model
 
     if args.calibration_pairs < 0:
         raise PlausibilityError(f"--calibration-pairs must be 0 or more, got {args.calibration_pairs}")
@@ -54,25 +68,30 @@ def run(args: argparse.Namespace) -> int:
         args.output,
         overwrite=args.overwrite,
         evaluate=not args.no_evaluate,
+        calibration=args.calibration,
         calibration_pairs=args.calibration_pairs,
         pairs=args.pairs,
         seed=args.seed,
+        name=args.name,
+        version=args.model_version,
+        summary=args.summary,
         trained_by=args.trained_by,
     )
-    print(f"exported step {result.global_step} to {result.folder}")
+    print(f"exported {result.config['name']} {result.config['version']} to {result.folder}")
     for name, size in result.sizes.items():
         print(f"  {size / 2**20:9.2f} MiB  {name}")
-    for dataset, halves in result.auc.items():
-        figures = ", ".join(f"{split} {a.estimate:.3f} [{a.low:.3f}, {a.high:.3f}]" for split, a in halves.items())
-        print(f"AUC {dataset}: {figures}")
-    for dataset, values in result.consistency.items():
-        print(
-            f"consistency {dataset} test: CCΔ {values['ccd']:.4f}, scale-free {values['ccd_scale_free']:.4f}, "
-            f"LER {values['ler']:.3f}"
-        )
+    if result.result is not None:
+        for dataset, halves in result.result.auc.items():
+            figures = ", ".join(f"{split} {a.estimate:.3f} [{a.low:.3f}, {a.high:.3f}]" for split, a in halves.items())
+            print(f"AUC {dataset}: {figures}")
+        for dataset, c in result.result.consistency.items():
+            print(f"consistency {dataset} test: CCΔ {c.ccd:.4f}, scale-free {c.ccd_scale_free:.4f}, LER {c.ler:.3f}")
     if result.calibration is not None:
-        c = result.calibration
-        print(f"calibration: {c.describe()} on {c.n} events; ECE {c.ece_before:.4f} before, {c.ece_after:.4f} after")
-        for half, ece in result.valid_ece.items():
-            print(f"  calibrated ECE on {half}: {ece:.4f}")
+        print(f"calibration: {result.calibration.formula}, {result.calibration.describe()}")
+        for half, figures in result.calibrated.items():
+            own = result.own[half]
+            print(
+                f"  {half}: ECE {own.ece:.3f} -> {figures.ece:.3f}, accuracy at .5 {own.accuracy:.3f} -> "
+                f"{figures.accuracy:.3f} (best threshold {figures.best_accuracy:.3f})"
+            )
     return 0

@@ -75,14 +75,6 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     )
     negatives.add_argument("folder", type=Path, help="output folder of `plausibility extract`")
     negatives.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
-    negatives.add_argument(
-        "--smoothing",
-        type=float,
-        default=1.0,
-        metavar="A",
-        help="draw each word with probability proportional to its frequency to the power A, in [0, 1] (default 1: "
-        "the paper's unigram; 0.75 draws rare words more often, 0 uniformly)",
-    )
     negatives.set_defaults(run=run_negatives)
 
 
@@ -134,6 +126,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_negatives(args: argparse.Namespace) -> int:
-    pairs = write_training_pairs(args.folder, seed=args.seed, smoothing=args.smoothing)
+    pairs = write_training_pairs(args.folder, seed=args.seed)
     logging.getLogger(__name__).info("wrote %s; seed recorded in %s", pairs, args.folder / MANIFEST_FILE)
     return 0

@@ -8,12 +8,12 @@ from pathlib import Path
 
 from rich.console import Console
 
-from plausibility import __version__
 from plausibility.cli.arguments import add_load_options, load_options
 from plausibility.errors import PlausibilityError
 from plausibility.minimal_pairs.registry import METRICS
 from plausibility.minimal_pairs.suite_config import available_suites, load_suite
-from plausibility.resources import DEFAULT_CAUSAL_LM
+from plausibility.resources.causal_lm import DEFAULT_CAUSAL_LM
+from plausibility.version import __version__
 
 EPILOG = """examples:
   plausibility pairs lieder --experiment base --output outputs/lieder-base
@@ -34,7 +34,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser = subparsers.add_parser(
         "pairs",
         help="score a language model on a minimal-pair suite (LIEDER, anaphora, targeted syntax, BLiMP...)",
-        description="Accuracy per comparison with bootstrapped 95%% intervals; writes results.csv, summary.json, "
+        description="Accuracy per comparison with bootstrapped 95% intervals; writes results.csv, summary.json, "
         "config.yaml and accuracy.png into --output and prints a table.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -96,19 +96,17 @@ def run(args: argparse.Namespace) -> int:
         "seed": args.seed,
     }
     if args.scores is not None:
-        result, used = run_suite(
-            suite, scores=read_scores(args.scores), limit=args.limit, seed=args.seed, where=where
-        )
+        result, used = run_suite(suite, scores=read_scores(args.scores), limit=args.limit, seed=args.seed, where=where)
         provenance.update(scores_file=str(args.scores), lm=None)
     else:
-        from plausibility.scoring import load_lm_scorer
+        from plausibility.lm import load_lm_scorer
 
         batch_size = options["batch_size"] or LM_BATCH_SIZE
         scorer = load_lm_scorer(args.lm, args.kind, **{**options, "batch_size": batch_size})
         slor = None
         if suite.score == "slor":
+            from plausibility.lm.slor import SLOR, UnigramTable
             from plausibility.minimal_pairs.unigram_corpus import suite_corpus
-            from plausibility.scoring.slor import SLOR, UnigramTable
 
             corpus = args.slor_corpus or suite_corpus()
             slor = SLOR(scorer, UnigramTable.from_corpus(scorer.tokenizer, corpus)).score

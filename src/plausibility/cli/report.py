@@ -1,7 +1,6 @@
 """`plausibility report`: AUC and consistency of every available model and baseline, beside the thesis."""
 
 import argparse
-import functools
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -9,13 +8,14 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.table import Table
 
+from plausibility.benchmarks.datasets import DATASET_TITLES, DATASETS, SPLITS
 from plausibility.cli.arguments import BATCH_HELP, add_load_options, load_options, positive_int
 from plausibility.errors import PlausibilityError
-from plausibility.evaluation.datasets import DATASET_TITLES, DATASETS, SPLITS
 from plausibility.evaluation.model_request import ModelRequest
 
 if TYPE_CHECKING:  # the report's modules (scikit-learn with them) load when it runs, not at every command's start
-    from plausibility.evaluation.results import Report
+    from plausibility.evaluation.report import Report
+    from plausibility.scorers.protocol import TripleScorer
 
 # Baselines that need no training; each is skipped, with the reason in the report, when it cannot load.
 DEFAULT_BASELINES = ("ngram", "resnik", "zero-shot")
@@ -23,12 +23,11 @@ DEFAULT_BASELINES = ("ngram", "resnik", "zero-shot")
 
 def default_models() -> list[ModelRequest]:
     """What a report without --model measures: the baselines, the shipped models, and every opt-in LM installed."""
-    from plausibility.models.model_folder import is_model_folder
-    from plausibility.resources import data_dir, installed_opt_in_lms
-    from plausibility.scorers.spec import SHIPPED
+    from plausibility.resources.causal_lm import installed_opt_in_lms
+    from plausibility.resources.paths import shipped_models
 
     names = [*DEFAULT_BASELINES, *(f"zero-shot:{lm}" for lm in installed_opt_in_lms())]
-    names += [name for name in SHIPPED if is_model_folder(data_dir() / "models" / name)]
+    names += shipped_models()
     return [ModelRequest(name, name) for name in names]
 
 
@@ -146,12 +145,17 @@ def _print(report: "Report") -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from plausibility.evaluation.results import ReportSettings, build_report
+    from plausibility.api import load_scorer
+    from plausibility.evaluation.report import build_report
+    from plausibility.evaluation.results import ReportSettings
     from plausibility.evaluation.results_report import write_results_report
     from plausibility.evaluation.saved_results import SavedResults
-    from plausibility.scorers import load_scorer
 
-    load = functools.partial(load_scorer, **load_options(args))
+    options = load_options(args)
+
+    def load(spec: str) -> "TripleScorer":
+        return load_scorer(spec, **options).scorer
+
     requests = [parse_model(text) for text in args.model or []]
     optional = [] if args.model else default_models()
     if not args.no_runs and args.runs.is_dir():

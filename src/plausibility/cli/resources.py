@@ -5,24 +5,26 @@ import argparse
 from rich.console import Console
 from rich.table import Table
 
-from plausibility.resources import cache_dir, check_resources
-from plausibility.scorers.default import default_choice, default_scorer
-
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     parser = subparsers.add_parser(
         "resources",
         help="check that every offline model, lexicon and data file loads",
-        description="Load every offline default once and print where it was found, then the default scorer and "
-        "the valid AUCs it was chosen by. Exit 0 only if all load.",
+        description="Load every offline default once and print where it was found, then the package's version and "
+        "the default model's name and version. Exit 0 only if all load.",
         epilog="Example: plausibility resources   (PLAUSIBILITY_CACHE moves the cache folder)",
     )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from plausibility.resources.paths import cache_dir
+    from plausibility.resources.report import check_resources
+    from plausibility.scorers.shipped import DEFAULT_MODEL, shipped_model
+    from plausibility.version import __version__
+
     statuses = check_resources()
-    table = Table(title=f"plausibility resources (cache: {cache_dir()})")
+    table = Table(title=f"plausibility {__version__} resources (cache: {cache_dir()})")
     for column in ("role", "default", "status", "location", "detail"):
         table.add_column(column, overflow="fold")
     for status in statuses:
@@ -30,12 +32,7 @@ def run(args: argparse.Namespace) -> int:
         table.add_row(status.role, status.name, mark, status.location, status.detail)
     console = Console()
     console.print(table)
-    choice = default_choice()
-    if choice is None:
-        console.print(f"default scorer: {default_scorer()} (no measured choice ships)")
-    else:
-        console.print(f"default scorer: [bold]{choice.spec}[/bold], the highest mean valid AUC ({choice.measured}):")
-        for spec in sorted(choice.valid_auc, key=choice.mean, reverse=True):
-            figures = ", ".join(f"{dataset} {auc:.3f}" for dataset, auc in choice.valid_auc[spec].items())
-            console.print(f"  {spec}: mean {choice.mean(spec):.3f} ({figures})")
+    default = shipped_model(DEFAULT_MODEL)
+    console.print(f"default model: [bold]{default.name} {default.version}[/bold], {default.summary}", soft_wrap=True)
+    console.print("plausibility models lists every shipped model; plausibility models default prints its card")
     return 0 if all(status.ok for status in statuses) else 1

@@ -3,7 +3,6 @@
 import argparse
 import json
 import logging
-import math
 import shutil
 import sys
 import tempfile
@@ -16,14 +15,10 @@ from rich.console import Console
 from rich.table import Table
 
 from plausibility.cli.arguments import BATCH_HELP, add_load_options, load_options, positive_int
-from plausibility.errors import DataFormatError, PlausibilityError
-from plausibility.scorers import default_scorer, load_scorer
-from plausibility.triple import Triple
+from plausibility.errors import CommandLineError, DataFormatError, PlausibilityError
 
 if TYPE_CHECKING:
-    from plausibility.query.batch import Annotator
-    from plausibility.query.lemmas import QueryLemmas
-    from plausibility.scoring.protocols import TripleScorer
+    from plausibility.api import Scorer
 
 _EPILOG = """examples:
   plausibility score person breathe air
@@ -31,7 +26,7 @@ _EPILOG = """examples:
   plausibility score dentist breathe helium --model conceptmax:zero-shot
   plausibility score dentist breathe helium --explain --min-depth 4
   plausibility score --input triples.tsv --output scores.parquet --model ngram --skip-invalid --explain
-  printf 'person\tbreathe\tair\n' | plausibility -q score --input - --output - --format jsonl
+  printf 'person\\tbreathe\\tair\\n' | plausibility -q score --input - --output - --format jsonl
   plausibility score --input triples.tsv --output scores.tsv --device cuda --dtype bfloat16 --batch-size 256
 
 A file's format is its suffix (.tsv, .csv, .jsonl, .parquet). `--input -` reads stdin as JSON Lines when its
@@ -53,7 +48,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "*_lemma columns; --as-given scores the words as they are. Words absent from WordNet (or unseen in a "
         "model's training) are scored and flagged. Each slot is one word, on the command line as in files: a "
         "multiword noun (ice cream) is rejected. The header is optional and matched in "
-        "any case; a UTF-8 byte-order mark is ignored. TSV has no quoting (a \" is a character); CSV has "
+        'any case; a UTF-8 byte-order mark is ignored. TSV has no quoting (a " is a character); CSV has '
         "standard quoting.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -106,15 +101,15 @@ def _check(args: argparse.Namespace) -> None:
     from plausibility.query.triple_files import TRIPLE_COLUMNS, triple_problem
 
     if args.input is None and len(args.words) != 3:
-        raise PlausibilityError(f"give three words S V O (got {len(args.words)}), or --input FILE --output FILE")
+        raise CommandLineError(f"give three words S V O (got {len(args.words)}), or --input FILE --output FILE")
     if args.input is not None and (args.words or args.output is None):
-        raise PlausibilityError("with --input give --output FILE and no S V O words")
+        raise CommandLineError("with --input give --output FILE and no S V O words")
     if args.json and args.input is not None:
-        raise PlausibilityError("--json is for one triple S V O; for a table give --output - --format json")
+        raise CommandLineError("--json is for one triple S V O; for a table give --output - --format json")
     if args.format and str(args.output) != "-":
-        raise PlausibilityError(f"--format {args.format} is for --output -; a file's suffix names its format")
+        raise CommandLineError(f"--format {args.format} is for --output -; a file's suffix names its format")
     if args.top < 1:
-        raise PlausibilityError(f"--top must be at least 1, got {args.top}")
+        raise CommandLineError(f"--top must be at least 1, got {args.top}")
     if args.input is None and (problem := triple_problem(dict(zip(TRIPLE_COLUMNS, args.words, strict=True)))):
         raise PlausibilityError(f"{problem}; give one word (a lemma) for each of S V O")
 
@@ -150,15 +145,13 @@ def _streams(args: argparse.Namespace) -> Iterator[tuple[Path, Path]]:
             sys.stdout.buffer.flush()
 
 
-def _score_file(
-    args: argparse.Namespace, scorer: "TripleScorer", annotators: "list[Annotator]", lemmas: "QueryLemmas | None"
-) -> int:
-    from plausibility.query.batch import score_table
-
+def _score_file(args: argparse.Namespace, scorer: "Scorer", explaining: bool) -> int:
     name = "stdin" if str(args.input) == "-" else str(args.input)
     with _streams(args) as (source, output):
         try:
-            result = score_table(scorer, source, output, args.chunk_size, args.skip_invalid, annotators, lemmas=lemmas)
+            result = scorer.score_file(
+                source, output, args.chunk_size, args.skip_invalid, args.as_given, explaining, progress=True
+            )
         except DataFormatError as error:  # named by the spool file; the user gave stdin
             raise DataFormatError(str(error).replace(str(source), name)) from None
     log = logging.getLogger(__name__)
@@ -173,34 +166,21 @@ def _score_file(
     return 0
 
 
-def _plain(value: object) -> object:
-    """A table value as JSON has it: numpy scalars as Python numbers, NaN as null."""
-    value = value.item() if hasattr(value, "item") else value
-    return None if isinstance(value, float) and math.isnan(value) else value
-
-
 def run(args: argparse.Namespace) -> int:
-    from plausibility.query.batch import score_triples
-    from plausibility.query.coverage import coverage_flags
-    from plausibility.query.explain import ExplanationColumns, always_explains, at_min_depth, explain
-    from plausibility.query.lemmas import QueryLemmas
+    from plausibility.api import load_scorer
+    from plausibility.query.explain import explains_itself
 
     _check(args)
-    model = args.model or default_scorer()
-    scorer = at_min_depth(load_scorer(model, **load_options(args)), args.min_depth)
-    explaining = args.explain or always_explains(scorer)
-    flags = coverage_flags(scorer)
-    lemmas = None if args.as_given else QueryLemmas(flags.hierarchy)
+    scorer = load_scorer(args.model, min_depth=args.min_depth, **load_options(args))
+    explaining = args.explain or explains_itself(scorer.scorer)
     if args.input is not None:
-        annotators = [flags, ExplanationColumns(scorer, args.min_depth)] if explaining else [flags]
-        return _score_file(args, scorer, annotators, lemmas)
-    given = Triple(*(word.strip().lower() for word in args.words))
-    triple = lemmas([given])[0] if lemmas else given
-    scores = score_triples(scorer, [given], lemmas).assign(**flags([triple]))
-    explanation = explain(scorer, [triple], top=args.top, min_depth=args.min_depth)[0] if explaining else None
+        return _score_file(args, scorer, explaining)
+    (record,) = scorer.answers([args.words], as_given=args.as_given)
+    explanation = None
+    if explaining:
+        (explanation,) = scorer.explain([args.words], top=args.top, as_given=args.as_given)
     if args.json:
-        record = {str(column): _plain(value) for column, value in scores.iloc[0].items()}
-        record.update(model=model, probability_mapping=scorer.probability_mapping)
+        record = {**record, "model": scorer.spec, "probability_mapping": scorer.probability_mapping}
         if explanation is not None:
             record["explanation"] = {
                 "best": str(explanation.best),
@@ -210,14 +190,13 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(record, ensure_ascii=False))
         return 0
     console = Console()
-    # The model and its map of scores run long: lines of their own, not a title squeezed to the table's width.
-    console.print(f"model: {model}", highlight=False, soft_wrap=True)
-    console.print(f"probability = {scorer.probability_mapping}", highlight=False, soft_wrap=True)
+    console.print(f"model: {scorer.spec}", highlight=False, soft_wrap=True)
+    console.print(f"probability: {scorer.probability_mapping}", highlight=False, soft_wrap=True)
     # One triple: a field per line, so no column is cut to fit the terminal however many the scorer adds.
     table = Table()
     table.add_column("field")
     table.add_column("value")
-    for column, value in scores.iloc[0].items():
+    for column, value in record.items():
         table.add_row(str(column), f"{value:.4f}" if isinstance(value, float) else str(value))
     console.print(table)
     if explanation is not None:

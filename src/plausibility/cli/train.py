@@ -41,7 +41,7 @@ def _run(subcommand: str, args: argparse.Namespace) -> int:
     if change:
         verbosity.configure(args.verbose - args.quiet + change)
     if args.arguments in (["--help"], ["-h"]):
-        from plausibility.resources import shipped_model_configs
+        from plausibility.resources.paths import shipped_model_configs
 
         configs = ", ".join(name for name in shipped_model_configs() if not name.endswith("-paper"))
         summary = SUBCOMMANDS[subcommand][: -len(" (LightningCLI)")]

@@ -62,9 +62,7 @@ def _library_logger(name: str) -> logging.Logger:
 def add_arguments(parser: argparse.ArgumentParser, top_level: bool) -> None:
     """`-q` and `-v`, before or after the subcommand (the subcommand's copies leave the top level's alone)."""
     default = 0 if top_level else argparse.SUPPRESS
-    parser.add_argument(
-        "-q", "--quiet", action="count", default=default, help="print nothing but results and errors"
-    )
+    parser.add_argument("-q", "--quiet", action="count", default=default, help="print nothing but results and errors")
     parser.add_argument(
         "-v",
         "--verbose",

@@ -16,7 +16,7 @@ from plausibility.corpus.extraction import (
     Clause,
 )
 from plausibility.errors import ResourceMissingError, UnknownNameError
-from plausibility.resources import DEFAULT_SPACY, load_spacy
+from plausibility.resources.parser import DEFAULT_SPACY, load_spacy
 
 if TYPE_CHECKING:
     import spacy.tokens

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 
-from plausibility import __version__
 from plausibility.corpus.artefacts import read_triples, write_json, write_pairs, write_triples
 from plausibility.corpus.engines import ENGINES, Engine, run_local, run_ray
 from plausibility.corpus.extraction import RuleOptions
@@ -19,6 +18,7 @@ from plausibility.corpus.readers import Source, inspect_source, read_paragraphs
 from plausibility.corpus.shards import Shard, ShardResult, ShardStore, plan_shards
 from plausibility.errors import DataFormatError, PlausibilityError, UnknownNameError
 from plausibility.triple import Triple
+from plausibility.version import __version__
 
 TRIPLES_FILE = "triples.parquet"
 PAIRS_FILE = "pairs.parquet"
@@ -156,14 +156,13 @@ def extract_corpus(
     return Extraction(triples_path, manifest_path, sentences, steps, parsed, len(planned) - parsed)
 
 
-def write_training_pairs(folder: Path, seed: int = 0, smoothing: float = 1.0) -> Path:
+def write_training_pairs(folder: Path, seed: int = 0) -> Path:
     """Expand `folder/triples.parquet` to one row per occurrence, add seeded pseudo-negatives.
 
-    Writes `folder/pairs.parquet` and records the seed, the smoothing exponent of the negatives' unigrams
-    (`sample_negatives`) and the pair count in `folder/manifest.json`.
+    Writes `folder/pairs.parquet` and records the seed and the pair count in `folder/manifest.json`.
     """
     events = expand(read_triples(folder / TRIPLES_FILE))
-    negatives = sample_negatives(events, np.random.default_rng(seed), smoothing)
+    negatives = sample_negatives(events, np.random.default_rng(seed))
     pairs_path = folder / PAIRS_FILE
     write_pairs(pairs_path, events, negatives)
     manifest_path = folder / MANIFEST_FILE
@@ -172,10 +171,7 @@ def write_training_pairs(folder: Path, seed: int = 0, smoothing: float = 1.0) ->
         "seed": seed,
         "pairs": len(events),
         "perturbations": list(PERTURBATIONS),
-        "distribution": "position-wise unigram over the filtered, capped occurrences"
-        + ("" if smoothing == 1 else f", each frequency raised to the power {smoothing} and renormalised"),
+        "distribution": "position-wise unigram over the filtered, capped occurrences",
     }
-    if smoothing != 1:
-        manifest["negatives"]["smoothing"] = smoothing
     write_json(manifest_path, manifest)
     return pairs_path

@@ -1,7 +1,6 @@
 """Corpus files as streams of paragraphs: plain text, JSONL with a text field, WikiExtractor output."""
 
 import gzip
-import hashlib
 import json
 import lzma
 from collections.abc import Iterator
@@ -9,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal
 
+from plausibility.checksums import file_sha256
 from plausibility.errors import DataFormatError, ResourceMissingError
 
 Format = Literal["text", "jsonl", "wikiextractor"]
@@ -39,12 +39,6 @@ def _stem(path: Path) -> str:
     for suffix in (".gz", ".xz"):
         name = name.removesuffix(suffix)
     return name
-
-
-def file_sha256(path: Path) -> str:
-    """The hex SHA-256 of a file's bytes: the fingerprint manifests record for every input."""
-    with path.open("rb") as stream:
-        return hashlib.file_digest(stream, "sha256").hexdigest()
 
 
 def _head(path: Path) -> str:

@@ -10,10 +10,10 @@ from typing import TextIO
 import numpy as np
 
 from plausibility.atomic import atomic_write
-from plausibility.evaluation.datasets import DATASETS, SPLITS, LabelledEvent, load_plausibility_set
+from plausibility.benchmarks.datasets import DATASETS, SPLITS, LabelledEvent, load_plausibility_set
 from plausibility.evaluation.metrics import roc_auc
 from plausibility.progress import progress_bar
-from plausibility.scoring.protocols import TripleScorer
+from plausibility.scorers.protocol import TripleScorer
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from plausibility.atomic import atomic_write_text
-from plausibility.evaluation.datasets import LabelledEvent
+from plausibility.benchmarks.datasets import LabelledEvent
 from plausibility.evaluation.grids import ConsistencyResult, ScoredGrid
 from plausibility.evaluation.heatmap import save_heatmap
 

@@ -14,9 +14,8 @@ from plausibility.evaluation.consistency import (
 )
 from plausibility.lexicon.abstractions import AbstractionGrid
 from plausibility.lexicon.training_lexicon import TrainingLexicon, lexicon_of
-from plausibility.scoring.cells import grid_scores
-from plausibility.scoring.concept_max import ConceptMax
-from plausibility.scoring.protocols import TripleScorer
+from plausibility.scorers.cells import grid_scores
+from plausibility.scorers.protocol import GridSearcher, TripleScorer
 from plausibility.triple import Triple
 
 
@@ -133,16 +132,16 @@ def measure_consistency(
     batch_size: int = 1024,
     progress: bool = False,
 ) -> ConsistencyResult:
-    """Lay out every event's grid in `lexicon` (default: `lexicon_of(scorer)`), score it, pool CCΔ and LER.
+    """Lay out every event's grid in `lexicon` (default: `lexicon_of(scorer.lexicon)`), score it, pool CCΔ and LER.
 
     ConceptMax is measured on the grids it searches: given another lexicon, it searches that one.
 
     Raises:
         PlausibilityError: no event has an axis of three or more abstractions, so there is nothing to measure.
     """
-    lexicon = lexicon or lexicon_of(scorer)
-    if isinstance(scorer, ConceptMax) and scorer.lexicon != lexicon:
-        scorer = scorer.rebuilt(lexicon=lexicon)
+    lexicon = lexicon or lexicon_of(scorer.lexicon)
+    if isinstance(scorer, GridSearcher) and scorer.lexicon != lexicon:
+        scorer = scorer.over(lexicon)
     grids = lexicon.abstractor.grids(events)
     scored, n_unique = score_grids(scorer, grids, batch_size=batch_size, progress=progress)
     windows = np.concatenate([np.zeros((0, 3)), *(grid.windows for grid in scored)])

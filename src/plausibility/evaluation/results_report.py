@@ -9,10 +9,11 @@ import numpy as np
 import yaml
 
 from plausibility.atomic import atomic_write, atomic_write_text
-from plausibility.evaluation.datasets import DATASET_TITLES, DATASETS, SPLITS
+from plausibility.benchmarks.datasets import DATASET_TITLES, DATASETS, SPLITS
 from plausibility.evaluation.intervals import AucInterval
 from plausibility.evaluation.model_request import ModelRequest
-from plausibility.evaluation.results import ModelResult, Report
+from plausibility.evaluation.report import Report
+from plausibility.evaluation.results import ModelResult
 
 
 def _number(value: float | None, digits: int = 3) -> str:

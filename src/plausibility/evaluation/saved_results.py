@@ -6,17 +6,20 @@ from dataclasses import asdict
 from pathlib import Path
 
 from plausibility.atomic import atomic_write_text
+from plausibility.errors import PlausibilityError
 from plausibility.evaluation.intervals import AucInterval
 from plausibility.evaluation.model_request import ModelRequest
 from plausibility.evaluation.results import ConsistencyFigures, ModelResult
+from plausibility.scorers.spec import fingerprint, parse_spec
 
 
 class SavedResults:
     """Each model's row, written to a folder as soon as it is measured, so that a stopped report resumes.
 
-    A row is read back only when it was measured from the same SPEC under the same conditions (settings,
-    and whether consistency was measured), and from the same file (size and modification time) where the
-    SPEC names one: a retrained checkpoint is evaluated again.
+    A row is read back only when it was measured under the same conditions (settings, and whether consistency
+    was measured) from the same scorer: its `fingerprint` holds the content of every checkpoint, folder and
+    triples file the SPEC names, however deep (an ensemble's members too), so a retrained model is measured
+    again.
     """
 
     def __init__(self, folder: Path) -> None:
@@ -57,11 +60,8 @@ class SavedResults:
 
     @staticmethod
     def _key(request: ModelRequest, conditions: dict) -> dict:
-        named = Path(request.spec.rpartition(":")[2])  # the checkpoint or triples file a SPEC ends with, if any
-        stat = named.stat() if named.is_file() else None
-        return {
-            "label": request.label,
-            "spec": request.spec,
-            **conditions,
-            "file": [str(named), stat.st_size, stat.st_mtime_ns] if stat else None,
-        }
+        try:
+            built_from = fingerprint(parse_spec(request.spec))
+        except PlausibilityError:  # not a SPEC this version reads: never matches a saved row
+            built_from = None
+        return {"label": request.label, "spec": request.spec, **conditions, "fingerprint": built_from}

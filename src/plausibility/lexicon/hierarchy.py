@@ -80,7 +80,7 @@ class Hierarchy:
             # NLTK warns that WordNet 3.0 lacks its multilingual data, which morphology never uses.
             warnings.filterwarnings("ignore", message="The multilingual functions are not available")
             if self._wordnet is None:
-                from plausibility.resources import load_wordnet
+                from plausibility.resources.wordnet import load_wordnet
 
                 self._wordnet = load_wordnet()
             base = self._wordnet.morphy(key, "n")

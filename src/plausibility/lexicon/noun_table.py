@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from plausibility.atomic import atomic_write
-from plausibility.resources import cache_dir, load_wordnet
+from plausibility.resources.paths import cache_dir
+from plausibility.resources.wordnet import load_wordnet
 
 if TYPE_CHECKING:
     from nltk.corpus.reader.wordnet import Synset, WordNetCorpusReader

@@ -85,20 +85,20 @@ def bundled_lexicon() -> TrainingLexicon:
     the synsets a trained model would keep, so grids are the same size and the model rows stay comparable.
     """
     from plausibility.corpus.artefacts import read_pair_nouns
-    from plausibility.resources import data_dir
+    from plausibility.resources.paths import bundled_pairs
 
-    nouns = read_pair_nouns(data_dir() / "training" / "pairs.parquet")
+    nouns = read_pair_nouns(bundled_pairs())
     return TrainingLexicon(tuple(nouns), origin="the bundled training nouns")
 
 
-def lexicon_of(scorer: object, wsd: str | None = None, min_depth: int | None = None) -> TrainingLexicon:
-    """The one rule for the lexicon of a scorer's grids: its own (a model's, ConceptMax's), else the bundled one.
+def lexicon_of(own: TrainingLexicon | None, wsd: str | None = None, min_depth: int | None = None) -> TrainingLexicon:
+    """The one rule for the lexicon of a scorer's grids: its own (`scorer.lexicon`), else the bundled one.
 
     `wsd` and `min_depth` override the lexicon's own choices where given; every command that lays out grids
     (consistency, report, score --explain, the demo) asks this function, and writes `describe()` beside its
     results.
     """
-    lexicon = getattr(scorer, "lexicon", None) or bundled_lexicon()
+    lexicon = own or bundled_lexicon()
     changes = {name: value for name, value in (("wsd", wsd), ("min_depth", min_depth)) if value is not None}
     if not changes or all(getattr(lexicon, name) == value for name, value in changes.items()):
         return lexicon

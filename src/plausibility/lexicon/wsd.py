@@ -10,7 +10,9 @@ import numpy as np
 from plausibility.errors import UnknownNameError
 from plausibility.lexicon.hierarchy import Hierarchy
 from plausibility.lexicon.noun_table import pack_strings, save_arrays, unpack_strings
-from plausibility.resources import DEFAULT_ENCODER, cache_dir, load_encoder, load_wordnet
+from plausibility.resources.encoder import DEFAULT_ENCODER, load_encoder, mean_pooled
+from plausibility.resources.paths import cache_dir
+from plausibility.resources.wordnet import load_wordnet
 from plausibility.triple import Triple
 
 WsdMethod = Literal["mfs", "gloss"]
@@ -40,8 +42,6 @@ class GlossEncoder:
         Texts are batched by length (less padding) and cut at `max_tokens`: a gloss's first words carry it.
         """
         import torch
-
-        from plausibility.models.components.classifier import mean_pooled
 
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         vectors = np.zeros((len(texts), self.model.config.hidden_size))

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Literal
 
-from plausibility.corpus.readers import file_sha256
+from plausibility.checksums import file_sha256
 from plausibility.errors import DataFormatError, UnknownNameError
 from plausibility.minimal_pairs.items import Item, Text
 

@@ -16,9 +16,7 @@ def _read_rows(reader: csv.DictReader, path: Path) -> dict[str, float]:
     """The rows of an open scores CSV, checked one by one (errors name `path` and the line)."""
     scores: dict[str, float] = {}
     if reader.fieldnames is None:
-        raise DataFormatError(
-            f"{path}: the scores file is empty; it needs a header `id,logprob` and one row per text"
-        )
+        raise DataFormatError(f"{path}: the scores file is empty; it needs a header `id,logprob` and one row per text")
     missing = [column for column in COLUMNS if column not in reader.fieldnames]
     if missing:
         raise DataFormatError(f"{path}: missing column(s) {', '.join(missing)}; the header must be `id,logprob`")

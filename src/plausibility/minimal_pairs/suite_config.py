@@ -10,7 +10,7 @@ import yaml
 from plausibility.errors import PlausibilityError, UnknownNameError
 from plausibility.minimal_pairs.readers import get_reader
 from plausibility.minimal_pairs.registry import get_metric
-from plausibility.resources import configs_dir, data_dir
+from plausibility.resources.paths import configs_dir, data_dir
 
 ScoreKind = Literal["conditional", "text", "slor", "conditional_mean"]
 ComparisonKind = Literal["test", "statistic"]

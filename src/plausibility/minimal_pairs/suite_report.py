@@ -85,18 +85,23 @@ def summary(result: SuiteResult, provenance: Mapping[str, object]) -> dict[str, 
     }
 
 
-def _without_nan(value: object) -> object:
-    """NaN (too few items for an interval) as None, which JSON writes as null."""
-    if isinstance(value, float) and math.isnan(value):
-        return None
+# Figures in summary.json carry this many decimals: an accuracy of 33/50 is 0.66, not 0.6600000000000001.
+# results.csv and the dumped scores keep full precision.
+SUMMARY_DECIMALS = 6
+
+
+def _summary_value(value: object) -> object:
+    """NaN (too few items for an interval) as None, which JSON writes as null; floats without binary noise."""
+    if isinstance(value, float):
+        return None if math.isnan(value) else round(value, SUMMARY_DECIMALS)
     if isinstance(value, dict):
-        return {key: _without_nan(item) for key, item in value.items()}
+        return {key: _summary_value(item) for key, item in value.items()}
     return value
 
 
 def write_summary_json(result: SuiteResult, provenance: Mapping[str, object], path: Path) -> None:
-    """`summary.json`, strict JSON (null where an interval is undefined)."""
-    text = json.dumps(_without_nan(summary(result, provenance)), indent=2, allow_nan=False)
+    """`summary.json`, strict JSON (null where an interval is undefined), figures to six decimals."""
+    text = json.dumps(_summary_value(summary(result, provenance)), indent=2, allow_nan=False)
     atomic_write_text(path, text + "\n")
 
 
@@ -110,7 +115,7 @@ def _panels(result: SuiteResult, per_group: bool) -> list[tuple[str, list[Compar
     """(title, rows, bar names) per panel: all items, then with `per_group` one panel per set of group labels.
 
     A suite of one comparison (BLiMP, targeted syntax) has no all-items panel of its own, a single bar: its
-    overall figure is the first bar, `all`, of each group panel instead.
+    overall figure is the first bar, `all`, of the first group panel instead.
     """
     overall = [row for row in result.results if not row.group]
     panels = [("all items", overall, [row.comparison for row in overall])]
@@ -125,7 +130,7 @@ def _panels(result: SuiteResult, per_group: bool) -> list[tuple[str, list[Compar
         names = [";".join(row.group.values()) for row in rows]
         if several:
             names = [f"{row.comparison}: {name}" for row, name in zip(rows, names, strict=True)]
-        else:
+        elif not panels:  # the first group panel opens with the overall bar
             rows, names = [*overall, *rows], ["all", *names]
         panels.append((f"{overall[0].comparison if overall else ''} per {', '.join(labels)}".strip(), rows, names))
     return panels
@@ -149,8 +154,8 @@ def _legend(rows: list[ComparisonResult]) -> list[object]:
 def accuracy_figure(result: SuiteResult, per_group: bool = False) -> "Figure":
     """Bar chart of accuracy per comparison over all items (with `per_group`, one more panel per grouping,
     a bar per group), with interval whiskers, human accuracy as a diamond where known and chance (0.5) as
-    a dotted line, like the papers' figures. Bars are equally wide in every panel; the legend sits beside
-    each panel, so it hides no bar."""
+    a dotted line, like the papers' figures. Bars are equally wide in every panel; one legend for the whole
+    figure sits above the panels, so it hides no bar."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -176,11 +181,11 @@ def accuracy_figure(result: SuiteResult, per_group: bool = False) -> "Figure":
         axis.set_ylim(0, 1.05)
         axis.set_ylabel("accuracy")
         axis.set_xticks(list(positions), names, rotation=60, ha="right", fontsize=8)
-        axis.set_title(header if len(panels) == 1 else title)
-        axis.legend(handles=_legend(rows), loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, borderaxespad=0)
-    if len(panels) > 1:
-        figure.suptitle(header)
-    figure.tight_layout()
+        axis.set_title(title if len(panels) > 1 else "")
+    figure.suptitle(header)
+    every = [row for _, rows, _ in panels for row in rows]
+    figure.legend(handles=_legend(every), loc="upper center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize=8)
+    figure.tight_layout(rect=(0, 0, 1, 1 - 0.6 / (4.5 * len(panels))))  # room for the title and legend above
     return figure
 
 

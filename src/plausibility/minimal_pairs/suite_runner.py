@@ -6,12 +6,12 @@ from collections.abc import Collection, Mapping, Sequence
 import numpy as np
 
 from plausibility.errors import DataFormatError, PlausibilityError, UnknownNameError
+from plausibility.lm.protocol import LanguageModelScorer
 from plausibility.minimal_pairs.evaluate import SuiteResult, check_labels, evaluate, limit_items, suite_texts
 from plausibility.minimal_pairs.items import Item
 from plausibility.minimal_pairs.readers import check_unique, data_files, get_reader
 from plausibility.minimal_pairs.suite_config import SuiteConfig, SuiteConfigError
 from plausibility.minimal_pairs.text_scores import SlorFunction, score_texts
-from plausibility.scoring.protocols import LanguageModelScorer
 
 
 def select_items(items: Sequence[Item], where: Mapping[str, Collection[str]]) -> list[Item]:

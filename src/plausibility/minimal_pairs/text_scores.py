@@ -5,10 +5,10 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from plausibility.errors import PlausibilityError
+from plausibility.lm.protocol import LanguageModelScorer
 from plausibility.minimal_pairs.items import Text
 from plausibility.minimal_pairs.suite_config import ScoreKind
 from plausibility.progress import progress_bar
-from plausibility.scoring.protocols import LanguageModelScorer
 
 SlorFunction = Callable[[Sequence[str]], np.ndarray]
 

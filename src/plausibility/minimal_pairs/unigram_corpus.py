@@ -5,7 +5,7 @@ from pathlib import Path
 from plausibility.atomic import atomic_write_text
 from plausibility.minimal_pairs.suite_config import experiments, load_suite
 from plausibility.minimal_pairs.suite_runner import load_items
-from plausibility.resources import cache_dir
+from plausibility.resources.paths import cache_dir
 
 CORPUS_NAME = "minimal_pair_suites.txt"
 # The suites the corpus was first built from. It stays fixed so that SLOR figures, and a corpus already

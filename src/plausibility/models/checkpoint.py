@@ -27,3 +27,16 @@ def net_state_dict(path: str, checkpoint: dict) -> dict[str, torch.Tensor]:
     if others:
         raise DataFormatError(f"{path}: weights outside the net ({others[0]!r}); use one written by `plausibility fit`")
     return {name.removeprefix("net."): tensor for name, tensor in state.items()}
+
+
+def checkpoint_of(source: str | Path) -> Path:
+    """The checkpoint a RUN_OR_CKPT names: the file itself, or a run folder's `checkpoints/last.ckpt`."""
+    path = Path(source)
+    if path.is_dir():
+        last = path / "checkpoints" / "last.ckpt"
+        if not last.is_file():
+            raise ResourceMissingError(f"{source}: no checkpoints/last.ckpt; give a checkpoint or a run folder of fit")
+        return last
+    if not path.is_file():
+        raise ResourceMissingError(f"{source}: no such checkpoint or run folder; train one with `plausibility fit`")
+    return path

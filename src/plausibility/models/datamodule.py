@@ -8,11 +8,11 @@ import lightning as L
 import torch
 from torch.utils.data import DataLoader, Dataset
 
+from plausibility.benchmarks.datasets import DatasetName, load_plausibility_set
 from plausibility.corpus.artefacts import PAIR_COLUMNS, read_pairs
 from plausibility.errors import DataFormatError
-from plausibility.evaluation.datasets import DatasetName, load_plausibility_set
 from plausibility.models.resumable_loader import ResumableLoader, ResumableSampler
-from plausibility.resources import resolve_data_path
+from plausibility.resources.paths import resolve_data_path
 from plausibility.triple import Triple
 
 

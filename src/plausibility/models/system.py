@@ -1,7 +1,7 @@
-"""`PlausibilityModule`: the shared objective, attested vs pseudo-negative events (thesis 6.5): BCE, or pairwise."""
+"""`PlausibilityModule`: the shared objective, BCE of attested vs pseudo-negative events (thesis 6.5)."""
 
 from collections import defaultdict
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import TYPE_CHECKING, Literal
 
 import lightning as L
 import numpy as np
@@ -9,19 +9,16 @@ import torch
 import torch.nn.functional as F
 from lightning.pytorch.cli import LRSchedulerCallable, OptimizerCallable
 from lightning.pytorch.utilities import rank_zero_warn
+from sklearn.metrics import roc_auc_score
 from torch import nn
 
-from plausibility.errors import IncompatibleCheckpointError, UnknownNameError
-from plausibility.evaluation.metrics import roc_auc
-from plausibility.models.abstraction_sampling import SamplingScheme, sample_cells
+from plausibility.errors import IncompatibleCheckpointError
+from plausibility.models.abstraction_sampling import sample_cells
 from plausibility.models.datamodule import EventBatch, PairBatch
+from plausibility.models.inference import DEFAULT_BATCH_SIZE, net_logits
+from plausibility.models.net_lexicon import net_lexicon
 from plausibility.models.schedules import WarmupDecay
-from plausibility.models.scorer import DEFAULT_BATCH_SIZE, net_lexicon, trained_scorer
-from plausibility.scoring.protocols import TripleScorer
 from plausibility.triple import Triple
-
-# How the attested events and their pseudo-negatives are compared in training.
-Objective = Literal["pointwise", "pairwise"]
 
 if TYPE_CHECKING:
     from plausibility.lexicon.abstractions import AbstractionGrid
@@ -42,7 +39,6 @@ class PlausibilityModule(L.LightningModule):
         net: nn.Module,
         vocabulary: list[str] | None = None,
         abstractions: int = 0,
-        abstraction_sampling: SamplingScheme = "uniform",
         min_depth: int = 4,
         wsd: Literal["mfs", "gloss"] = "mfs",
         eval_batch_size: int = DEFAULT_BATCH_SIZE,
@@ -50,16 +46,13 @@ class PlausibilityModule(L.LightningModule):
         optimizer: OptimizerCallable = torch.optim.AdamW,
         scheduler: LRSchedulerCallable | None = None,
         init_from: str | None = None,
-        objective: Objective = "pointwise",
     ) -> None:
         """Args:
         net: a net with `featurize(triples)` and `forward(**features) -> logits`.
         vocabulary: the training nouns (linked from the data by `plausibility fit`); WordNet synsets whose
             lemma is not among them are dropped from chains and abstractions.
-        abstractions: ConceptMax's sampled abstractions per event in training (the thesis uses 3); 0 for
-            a plain classifier.
-        abstraction_sampling: how those are drawn from the event's grid, "uniform" (the thesis) or
-            "nearby" (favouring the closest hypernyms; see `abstraction_sampling.sample_cells`).
+        abstractions: ConceptMax's sampled abstractions per event in training (the thesis uses 3), drawn
+            uniformly from the event's grid; 0 for a plain classifier.
         min_depth: synsets shallower than this are dropped from chains (the thesis uses 4).
         wsd: word-sense disambiguation of subjects and objects for chains and abstractions, in training
             and evaluation alike.
@@ -70,12 +63,6 @@ class PlausibilityModule(L.LightningModule):
             `WarmupDecay` without `total_steps` decays over the trainer's steps (`max_steps`, else its epochs').
         init_from: a checkpoint of `plausibility fit` whose net weights this one starts from (e.g. a
             trained classifier's for ConceptMax); the optimizer and schedule start afresh.
-        objective: "pointwise" (the thesis): BCE of each event against its label. "pairwise": BCE of each
-            attested event's logit minus its own pseudo-negative's, i.e. the probability that the pair is
-            ranked right. A pseudo-negative differs from its event in one or both slots, so the pair isolates
-            what the swapped word does to the event (a subject that cannot do the verb, say) where the
-            pointwise loss can lean on cues the two share; its logits have no fixed zero, which the Platt
-            calibration of an exported model supplies.
         """
         super().__init__()
         # Under `plausibility fit` the saved hyperparameters are the resolved config, `net` included, which
@@ -84,22 +71,31 @@ class PlausibilityModule(L.LightningModule):
         self.net = net
         self.lexicon = net_lexicon(net, vocabulary, min_depth=min_depth, wsd=wsd)
         self.abstractions = abstractions
-        self.abstraction_sampling = abstraction_sampling
         self.eval_batch_size = eval_batch_size
         self.rng = np.random.default_rng(seed)
         self.optimizer = optimizer
         self.scheduler = scheduler
-        if objective not in get_args(Objective):
-            raise UnknownNameError("objective", objective, get_args(Objective))
-        self.objective = objective
         self._evaluated: dict[str, list[tuple[list[int], np.ndarray, list[int]]]] = defaultdict(list)
         self._resumed_torch_rng: torch.Tensor | None = None
         if init_from is not None:
             self._load_net(init_from)
 
-    def scorer(self) -> TripleScorer:
-        """The model as a TripleScorer: logits of the net, or ConceptMax's maximum over abstractions."""
-        return trained_scorer(self.net, self.lexicon, self.abstractions, self.eval_batch_size)
+    def evaluation_scores(self, triples: list[Triple]) -> np.ndarray:
+        """Each event's score as the model is evaluated: its logit, or ConceptMax's hard maximum over its grid.
+
+        Every distinct cell of the events' grids is scored once; a net that reads senses gets each cell with
+        its event's chains.
+        """
+        if not self.abstractions:
+            return net_logits(self.net, triples, self.net.featurize, self.eval_batch_size)
+        grids = self.lexicon.abstractor.grids(triples)
+        if hasattr(self.net, "featurize_abstractions"):
+            featurize, cells_of = self.net.featurize_abstractions, lambda grid: grid.cells()
+        else:
+            featurize, cells_of = self.net.featurize, lambda grid: grid.triples()
+        distinct = sorted({cell for grid in grids for cell in cells_of(grid)}, key=str)
+        logits = dict(zip(distinct, net_logits(self.net, distinct, featurize, self.eval_batch_size), strict=True))
+        return np.array([max(logits[cell] for cell in cells_of(grid)) for grid in grids], dtype=np.float64)
 
     def training_logits(self, triples: list[Triple]) -> torch.Tensor:
         """Training-time logits of events, shape (n,); ConceptMax's LogSumExp over sampled abstractions."""
@@ -118,20 +114,15 @@ class PlausibilityModule(L.LightningModule):
         """The event, then the abstractions drawn for it this step (fewer when its grid has fewer)."""
         cols = grid.shape[1]
         triples = grid.triples()
-        cells = sample_cells(grid.shape, self.abstractions, self.rng, self.abstraction_sampling)
+        cells = sample_cells(grid.shape, self.abstractions, self.rng)
         return [grid.event, *(triples[row * cols + col] for row, col in cells)]
 
     def training_step(self, batch: PairBatch, batch_idx: int) -> torch.Tensor:
         size = len(batch.positives)
         logits = self.training_logits(batch.positives + batch.negatives)  # (2 * size,)
-        if self.objective == "pairwise":
-            margins = logits[:size] - logits[size:]  # each attested event against its own pseudo-negative
-            loss = F.softplus(-margins).mean()  # = BCE of the margin against label 1
-            accuracy = (margins > 0).float().mean()
-        else:
-            labels = torch.cat([logits.new_ones(size), logits.new_zeros(size)])
-            loss = F.binary_cross_entropy_with_logits(logits, labels)
-            accuracy = ((logits > 0).float() == labels).float().mean()
+        labels = torch.cat([logits.new_ones(size), logits.new_zeros(size)])
+        loss = F.binary_cross_entropy_with_logits(logits, labels)
+        accuracy = ((logits > 0).float() == labels).float().mean()
         self.log("train/loss", loss, prog_bar=True, batch_size=size)
         self.log("train/accuracy", accuracy, batch_size=size)
         return loss
@@ -203,7 +194,7 @@ class PlausibilityModule(L.LightningModule):
         return self.net(**{name: tensor.to(self.device) for name, tensor in features.items()})
 
     def _evaluation_step(self, batch: EventBatch) -> None:
-        scores = self.scorer().score(batch.triples)
+        scores = self.evaluation_scores(batch.triples)
         self._evaluated[batch.dataset].append((batch.indices, scores, batch.labels))
 
     def _log_auc(self, stage: str) -> None:
@@ -221,7 +212,7 @@ class PlausibilityModule(L.LightningModule):
             if len({y for _, y in events}) < 2:
                 rank_zero_warn(f"{stage}/auc_{dataset} skipped: the evaluated events hold one class only")
                 continue
-            auc = roc_auc([y for _, y in events], [s for s, _ in events])
+            auc = float(roc_auc_score([y for _, y in events], [s for s, _ in events]))
             self.log(f"{stage}/auc_{dataset}", auc, prog_bar=True)
             aucs.append(auc)
         if aucs:

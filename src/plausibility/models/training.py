@@ -5,6 +5,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
+import lightning as L
 import pyarrow as pa
 import pyarrow.parquet as pq
 import torch
@@ -17,7 +18,7 @@ from plausibility.models.datamodule import PairsDataModule
 from plausibility.models.run_folder import place_in_run_folder, refuse_reuse, run_root
 from plausibility.models.system import PlausibilityModule
 from plausibility.progress import shown
-from plausibility.resources import configs_dir, resolve_data_path, shipped_model_configs
+from plausibility.resources.paths import configs_dir, resolve_data_path, shipped_model_configs
 
 # The LightningCLI subcommands `plausibility` offers.
 STAGES = ("fit", "validate", "test")
@@ -115,7 +116,7 @@ def run_lightning(subcommand: str, arguments: Sequence[str]) -> int:
     # Errors are raised, not printed after a page of usage: main() prints them as one line (usage: --help).
     raising = {"exit_on_error": False, "allow_abbrev": False}
     try:
-        TrainingCLI(
+        cli = TrainingCLI(
             PlausibilityModule,
             PairsDataModule,
             args=[subcommand, *_with_shipped_configs(arguments)],
@@ -129,4 +130,18 @@ def run_lightning(subcommand: str, arguments: Sequence[str]) -> int:
         raise PlausibilityError(f"{_one_line(str(error))} (the options: plausibility {subcommand} --help)") from error
     except MisconfigurationException as error:
         raise PlausibilityError(f"{_one_line(str(error))}; check the --trainer options") from error
+    if subcommand == "fit" and cli.trainer.is_global_zero:
+        logging.getLogger(__name__).info(_where_it_went(cli.trainer))  # a note: -q leaves it out
     return 0
+
+
+def _where_it_went(trainer: L.Trainer) -> str:
+    """The last line of `fit`: the run folder and the checkpoints it wrote (what `export` and `--ckpt_path` take)."""
+    line = f"run folder: {trainer.default_root_dir}"
+    callback = trainer.checkpoint_callback
+    if callback is not None and getattr(callback, "last_model_path", ""):
+        line += f"; last checkpoint: {callback.last_model_path}"
+    score = getattr(callback, "best_model_score", None)
+    if callback is not None and score is not None and callback.best_model_path:
+        line += f"; best ({callback.monitor} {float(score):.4f}): {callback.best_model_path}"
+    return line

@@ -11,7 +11,7 @@ from plausibility.errors import DataFormatError
 from plausibility.progress import progress_bar
 from plausibility.query.lemmas import QueryLemmas
 from plausibility.query.triple_files import InvalidLine, TableWriter, read_triple_chunks
-from plausibility.scoring.protocols import TripleScorer
+from plausibility.scorers.protocol import TripleScorer
 from plausibility.triple import Triple
 
 # Extra output columns for a chunk of triples, e.g. coverage flags or the abstraction that explains a score.
@@ -100,10 +100,16 @@ def score_table(
     return BatchResult(output, rows, invalid)
 
 
-def score_triples(scorer: TripleScorer, triples: Sequence[Triple], lemmas: QueryLemmas | None = None) -> pd.DataFrame:
+def score_triples(
+    scorer: TripleScorer,
+    triples: Sequence[Triple],
+    lemmas: QueryLemmas | None = None,
+    annotators: Sequence[Annotator] = (),
+) -> pd.DataFrame:
     """Scores of a few triples as a table (subject, verb, object, score, probability), input order.
 
-    With `lemmas`, scored in their lemma form, with the lemma columns of `score_table`.
+    With `lemmas`, scored in their lemma form, with the lemma columns of `score_table`; each annotator adds
+    its columns, computed on the triples as scored.
     """
     scored = lemmas(triples) if lemmas else list(triples)
     scores = scorer.score(scored)
@@ -116,4 +122,8 @@ def score_triples(scorer: TripleScorer, triples: Sequence[Triple], lemmas: Query
             "probability": scorer.to_probability(scores),
         }
     )
-    return table.assign(**lemmas.columns(triples, scored)) if lemmas else table
+    if lemmas:
+        table = table.assign(**lemmas.columns(triples, scored))
+    for annotate in annotators:
+        table = table.assign(**annotate(scored))
+    return table

@@ -3,7 +3,7 @@
 from collections.abc import Sequence
 
 from plausibility.lexicon.hierarchy import Hierarchy
-from plausibility.scoring.protocols import TripleScorer
+from plausibility.scorers.protocol import TripleScorer
 from plausibility.triple import Triple
 
 
@@ -43,5 +43,5 @@ def coverage_flags(scorer: TripleScorer) -> CoverageFlags:
     from plausibility.query.explain import grid_source
 
     searched, lexicon = grid_source(scorer)
-    trained = getattr(searched, "lexicon", None)
-    return CoverageFlags(lexicon.hierarchy, getattr(trained, "vocabulary", None))
+    trained = searched.lexicon
+    return CoverageFlags(lexicon.hierarchy, None if trained is None else trained.vocabulary)

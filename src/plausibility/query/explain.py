@@ -5,11 +5,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from plausibility.evaluation.grids import score_grids
 from plausibility.lexicon.abstractions import Abstraction
 from plausibility.lexicon.training_lexicon import TrainingLexicon, lexicon_of
-from plausibility.scoring.concept_max import ConceptMax
-from plausibility.scoring.protocols import TripleScorer
+from plausibility.scorers.cells import grid_scores
+from plausibility.scorers.protocol import GridSearcher, TripleScorer
 from plausibility.triple import Triple
 
 
@@ -31,27 +30,27 @@ class Explanation:
 
 
 def grid_source(scorer: TripleScorer, min_depth: int | None = None) -> tuple[TripleScorer, TrainingLexicon]:
-    """The scorer whose grid is searched (ConceptMax's wrapped one) and the lexicon that lays it out.
+    """The scorer whose grid is searched (a grid searcher's searched one) and the lexicon that lays it out.
 
     `min_depth` overrides the lexicon's own (`lexicon_of`); None keeps it.
     """
-    inner = scorer.scorer if isinstance(scorer, ConceptMax) else scorer
-    return inner, lexicon_of(scorer, min_depth=min_depth)
+    searched = scorer.searched if isinstance(scorer, GridSearcher) else scorer
+    return searched, lexicon_of(scorer.lexicon, min_depth=min_depth)
 
 
 def at_min_depth(scorer: TripleScorer, min_depth: int | None) -> TripleScorer:
-    """A ConceptMax taking its maximum over grids of another min depth; any other scorer as it is.
+    """A grid searcher (ConceptMax) taking its maximum over grids of another min depth; any other scorer as it is.
 
     With this, what ConceptMax scores and what `explain` lists for it come from the same grids.
     """
-    if min_depth is None or not isinstance(scorer, ConceptMax):
+    if min_depth is None or not isinstance(scorer, GridSearcher):
         return scorer
-    return scorer.rebuilt(lexicon=lexicon_of(scorer, min_depth=min_depth))
+    return scorer.over(lexicon_of(scorer.lexicon, min_depth=min_depth))
 
 
-def always_explains(scorer: TripleScorer) -> bool:
+def explains_itself(scorer: TripleScorer) -> bool:
     """Whether a scorer's answer is itself an explanation: ConceptMax scores an event by its arg-max abstraction."""
-    return isinstance(scorer, ConceptMax)
+    return isinstance(scorer, GridSearcher)
 
 
 def explain(
@@ -62,13 +61,12 @@ def explain(
     `min_depth` lays the grids out with another min depth than the scorer's lexicon has (give a ConceptMax
     through `at_min_depth` first, so its own score uses the same grids).
     """
-    inner, lexicon = grid_source(scorer, min_depth)
-    scored, _ = score_grids(inner, lexicon.abstractor.grids(triples))
+    searched, lexicon = grid_source(scorer, min_depth)
+    grids = lexicon.abstractor.grids(triples)
     explanations = []
-    for scored_grid in scored:
-        grid = scored_grid.grid
+    for grid, scores in zip(grids, grid_scores(searched, grids), strict=True):
         cells = grid.cells()
-        probabilities = scored_grid.probabilities.ravel()
+        probabilities = np.asarray(searched.to_probability(scores.ravel()), dtype=np.float64)
         # Stable sort on the negated values: ties go to the most general abstraction, as row-major order lists it.
         order = np.argsort(-probabilities, kind="stable")
         explanations.append(

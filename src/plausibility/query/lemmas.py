@@ -44,7 +44,10 @@ class QueryLemmas:
         return [Triple(self._noun(t.subject), verb_lemma(t.verb), self._noun(t.object)) for t in triples]
 
     def _noun(self, word: str) -> str:
-        return self.hierarchy.lemma(word) or word
+        lemma = self.hierarchy.lemma(word)
+        return (
+            word if lemma is None else lemma.replace("_", " ")
+        )  # WordNet writes "fire_hydrant"; a query "fire hydrant"
 
     @staticmethod
     def columns(given: Sequence[Triple], scored: Sequence[Triple]) -> dict[str, list[object]]:

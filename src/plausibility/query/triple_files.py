@@ -77,9 +77,7 @@ def _checked_rows(reader: "csv._reader", path: Path) -> Iterator[list[str]]:
             raise DataFormatError(f"{path} line {reader.line_num}: {problem}") from error
 
 
-def _delimited_records(
-    handle: TextIO, fmt: TableFormat, path: Path
-) -> Iterator[tuple[int, Record | None, str | None]]:
+def _delimited_records(handle: TextIO, fmt: TableFormat, path: Path) -> Iterator[tuple[int, Record | None, str | None]]:
     """Rows of a TSV/CSV; a header naming subject, verb and object (any case) is optional (without: 3 columns).
 
     CSV follows RFC 4180 quoting. TSV has no quoting (IANA's text/tab-separated-values): a `"` is a character.

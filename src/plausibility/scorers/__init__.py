@@ -1,7 +1,2 @@
-"""Scorers by name: a SPEC string parsed once, the registry that builds it, and the loader of trained models."""
-
-from plausibility.scorers.default import default_scorer
-from plausibility.scorers.registry import load_scorer
-from plausibility.scorers.spec import ScorerSpec, parse_spec
-
-__all__ = ["ScorerSpec", "default_scorer", "load_scorer", "parse_spec"]
+"""Everything that scores triples: the `TripleScorer` protocol, the wrappers (ConceptMax, ensemble, calibrated),
+the SPEC grammar, the registry that builds a SPEC, the one loader of trained models, and the shipped models."""

@@ -8,7 +8,7 @@ The forms, tried in this order:
 - `conceptmax:<SPEC>`, `uncalibrated:<SPEC>`, `event:<SPEC>`: a wrapper around the scorer the inner SPEC names
   (every other scorer's probabilities are Platt-calibrated; `uncalibrated:` keeps the scorer's own map of its
   scores; `event:` reads a ConceptMax model's net at the event alone, without the maximum over abstractions);
-- `roberta`, `conceptmax`: the model folder shipped under `data/models/<name>`;
+- `default`, `roberta`, `conceptmax`: a model shipped under `data/models/<name>` (`plausibility models` lists them);
 - `<path>.ckpt`: a checkpoint written by `plausibility fit`;
 - a folder written by `plausibility export` (one holding `model.safetensors`);
 - `ngram[:<triples>]`, `resnik[:<triples>]`: a baseline counted from a triples file (default: the bundled one);
@@ -17,11 +17,16 @@ The forms, tried in this order:
   a causal LM, masked for a masked one).
 """
 
-from dataclasses import dataclass
+import hashlib
+import json
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal, cast, get_args
+from typing import Literal, cast
 
+from plausibility.baselines.zero_shot import ZERO_SHOT_VARIANTS, ZeroShotVariant
+from plausibility.checksums import tree_sha256
 from plausibility.errors import PlausibilityError, ResourceMissingError, UnknownNameError
+from plausibility.resources.paths import bundled_triples, data_dir, shipped_models
 
 ScorerKind = Literal[
     "ngram",
@@ -44,21 +49,14 @@ _WRAPPER_NEEDS = {
     "uncalibrated": "uncalibrated needs the scorer to wrap, e.g. uncalibrated:zero-shot",
     "event": "event needs the ConceptMax model to read at its event, e.g. event:conceptmax",
 }
-# Bare names of the model folders shipped under data/models/.
-SHIPPED = ("roberta", "conceptmax")
-# The zero-shot formulas (`plausibility.baselines.zero_shot`), named here so that parsing a SPEC loads no LM code.
-ZeroShotVariant = Literal["raw", "pmi", "pmi-passive", "masked"]
-ZERO_SHOT_VARIANTS: tuple[str, ...] = get_args(ZeroShotVariant)
-# Every form, as an unknown SPEC's error lists them.
+# Every form, as an unknown SPEC's error lists them (with the shipped models' names).
 FORMS = (
-    "conceptmax",
     "conceptmax:<SPEC>",
     "ensemble:[<W>*]<SPEC>+[<W>*]<SPEC>",
     "event:<SPEC>",
     "glove-mlp:<path>.ckpt",
     "ngram[:<triples>]",
     "resnik[:<triples>]",
-    "roberta",
     "uncalibrated:<SPEC>",
     "zero-shot[:<lm>][@<variant>]",
     "<path>.ckpt",
@@ -73,7 +71,7 @@ class ScorerSpec:
     """A parsed SPEC: which kind of scorer, what it reads, and the SPEC a wrapper wraps.
 
     Attributes:
-        kind: the form (see the module docstring); `shipped` is a bare `roberta` or `conceptmax`.
+        kind: the form (see the module docstring); `shipped` is the bare name of a shipped model.
         source: the file, folder, LM or shipped name the scorer is built from (None: the scorer's default).
         variant: the zero-shot formula (`raw`, `pmi`, `pmi-passive`, `masked`); None picks it from the LM's kind.
         inner: the SPEC a `conceptmax`, `uncalibrated` or `event` wrapper wraps.
@@ -152,7 +150,7 @@ def parse_spec(text: str) -> ScorerSpec:
         if not argument.strip():
             raise PlausibilityError(_WRAPPER_NEEDS[name])
         return ScorerSpec(name, inner=parse_spec(argument))  # type: ignore[arg-type]
-    if spec in SHIPPED:
+    if spec in shipped_models():
         return ScorerSpec("shipped", spec)
     if spec in WRAPPERS:
         raise PlausibilityError(_WRAPPER_NEEDS[spec])
@@ -162,7 +160,7 @@ def parse_spec(text: str) -> ScorerSpec:
     if Path(spec).is_dir() and ((Path(spec) / _WEIGHTS).is_file() or name not in NAMED):
         return ScorerSpec("folder", spec)
     if name not in NAMED:
-        raise UnknownNameError("model", spec, FORMS)
+        raise UnknownNameError("model", spec, (*FORMS, *shipped_models()))
     if name == "zero-shot":
         return _zero_shot(argument)
     if name == "glove-mlp" and not argument:
@@ -171,3 +169,46 @@ def parse_spec(text: str) -> ScorerSpec:
             "then use glove-mlp:<path>.ckpt"
         )
     return ScorerSpec(name, argument or None)  # type: ignore[arg-type]
+
+
+def canonical(spec: ScorerSpec) -> ScorerSpec:
+    """The SPEC of what a scorer is, however it was spelled: an ensemble's members in sorted order, each in its
+    canonical form, with weights that sum to 1 (`ensemble:2*b+a+a` and `ensemble:a+a+2*b` are one scorer)."""
+    if spec.inner is not None:
+        return replace(spec, inner=canonical(spec.inner))
+    if not spec.members:
+        return spec
+    weights = spec.weights or (1.0,) * len(spec.members)
+    total = sum(weights)
+    # rounded, so that weights which differ only by float noise (0.1 + 0.2 against 0.3) name one scorer
+    pairs = sorted(
+        (str(canonical(member)), round(weight / total, 9)) for member, weight in zip(spec.members, weights, strict=True)
+    )
+    return ScorerSpec(
+        "ensemble", members=tuple(parse_spec(member) for member, _ in pairs), weights=tuple(w for _, w in pairs)
+    )
+
+
+def named_files(spec: ScorerSpec) -> list[Path]:
+    """The files and folders a SPEC's scorer is built from: checkpoints, model folders, triples files."""
+    if spec.inner is not None:
+        return named_files(spec.inner)
+    if spec.members:
+        return [path for member in spec.members for path in named_files(member)]
+    if spec.kind in ("checkpoint", "folder", "glove-mlp") and spec.source:
+        return [Path(spec.source)]
+    if spec.kind == "shipped" and spec.source:
+        return [data_dir() / "models" / spec.source]
+    if spec.kind in ("ngram", "resnik"):
+        return [Path(spec.source) if spec.source else bundled_triples()]
+    return []
+
+
+def fingerprint(spec: ScorerSpec) -> str:
+    """What a scorer is and what it was built from: its canonical SPEC and the content hash of every file it names.
+
+    A retrained checkpoint, a re-exported folder or a rebuilt triples file changes it; a SPEC spelled
+    another way does not. Cached calibrations and saved report rows are keyed by it.
+    """
+    files = {str(path): tree_sha256(path) if path.exists() else None for path in named_files(spec)}
+    return hashlib.sha256(json.dumps([str(canonical(spec)), files], sort_keys=True).encode()).hexdigest()

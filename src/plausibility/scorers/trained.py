@@ -16,10 +16,11 @@ from plausibility.errors import DataFormatError
 from plausibility.models.checkpoint import net_state_dict, read_checkpoint
 from plausibility.models.components.classifier import TripleClassifier
 from plausibility.models.components.concept_inject import ConceptInjectClassifier
-from plausibility.models.model_folder import CALIBRATION, read_model_folder
-from plausibility.models.scorer import DEFAULT_BATCH_SIZE, net_lexicon, trained_scorer
-from plausibility.scoring.calibration import Calibration, calibrate
-from plausibility.scoring.protocols import TripleScorer
+from plausibility.models.inference import DEFAULT_BATCH_SIZE
+from plausibility.models.model_folder import read_model_folder
+from plausibility.models.net_lexicon import net_lexicon
+from plausibility.scorers.net import trained_scorer
+from plausibility.scorers.protocol import TripleScorer
 
 
 def _class_path(net: type[nn.Module]) -> str:
@@ -51,7 +52,7 @@ def net_class(source: str, hparams: dict) -> type[nn.Module]:
     return net
 
 
-def build_scorer(
+def build_trained(
     source: str,
     hparams: dict,
     net_state: dict[str, torch.Tensor],
@@ -83,28 +84,17 @@ def build_scorer(
     return trained_scorer(net, lexicon, hparams.get("abstractions", 0), batch_size)
 
 
-def load_trained_scorer(
-    path: str | Path, options: LoadOptions = DEFAULT_OPTIONS, expect: type[nn.Module] | None = None
-) -> TripleScorer:
-    """The uncalibrated scorer of a checkpoint (`*.ckpt`) or an exported folder, in eval mode."""
-    source = str(path)
-    if Path(path).is_dir():  # read_model_folder says what an exported folder lacks
-        hparams, weights = read_model_folder(path)
-        return build_scorer(source, hparams, weights, options, expect)
-    checkpoint = read_checkpoint(source)
-    hparams = checkpoint.get("hyper_parameters", {})
-    return build_scorer(source, hparams, net_state_dict(source, checkpoint), options, expect)
-
-
 def load_trained(
     path: str | Path, options: LoadOptions = DEFAULT_OPTIONS, expect: type[nn.Module] | None = None
 ) -> TripleScorer:
-    """The scorer of a trained model: its net's logits, or ConceptMax's maximum where it was trained as one.
+    """The scorer of a checkpoint (`*.ckpt`) or an exported folder, in eval mode, with the net's own probabilities.
 
-    An exported folder's scorer is calibrated where the folder holds a calibration.
+    Its logits, or ConceptMax's maximum where it was trained as one; calibration is the registry's to add.
     """
-    scorer = load_trained_scorer(path, options, expect)
-    calibration = Path(path) / CALIBRATION
-    if Path(path).is_dir() and calibration.is_file():
-        return calibrate(scorer, Calibration.load(calibration))
-    return scorer
+    source = str(path)
+    if Path(path).is_dir():  # read_model_folder says what an exported folder lacks
+        hparams, weights = read_model_folder(path)
+        return build_trained(source, hparams, weights, options, expect)
+    checkpoint = read_checkpoint(source)
+    hparams = checkpoint.get("hyper_parameters", {})
+    return build_trained(source, hparams, net_state_dict(source, checkpoint), options, expect)

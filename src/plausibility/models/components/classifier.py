@@ -7,17 +7,10 @@ import torch
 from torch import nn
 
 from plausibility.errors import DataFormatError, UnknownNameError
-from plausibility.resources import DEFAULT_ENCODER, load_encoder
+from plausibility.resources.encoder import DEFAULT_ENCODER, load_encoder, mean_pooled
 from plausibility.triple import Triple
 
 Pooling = Literal["first", "last", "mean"]
-
-
-def mean_pooled(hidden: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
-    """The mean of each sequence's final vectors over its real (unmasked) tokens, special tokens included:
-    how sentence-transformers encoders such as all-MiniLM-L6-v2 were trained to embed a text."""
-    mask = attention_mask.unsqueeze(-1).to(hidden.dtype)  # (batch, tokens, 1)
-    return (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1.0)  # (batch, hidden)
 
 
 class TripleClassifier(nn.Module):

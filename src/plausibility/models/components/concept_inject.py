@@ -8,7 +8,7 @@ from torch import nn
 
 from plausibility.errors import PlausibilityError
 from plausibility.models.components.classifier import TripleClassifier
-from plausibility.resources import DEFAULT_ENCODER
+from plausibility.resources.encoder import DEFAULT_ENCODER
 from plausibility.triple import Triple
 
 if TYPE_CHECKING:

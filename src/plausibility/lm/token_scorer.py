@@ -1,0 +1,102 @@
+"""What the causal and masked scorers share: a model held for scoring, and texts scored from per-token values."""
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Self
+
+import numpy as np
+import torch
+
+from plausibility.devices import DType, resolve_device, resolve_dtype
+from plausibility.errors import DataFormatError
+from plausibility.lm.minicons_api import MiniconsNames
+from plausibility.lm.protocol import Reduction
+from plausibility.lm.reduction import check_reduction, reduce_logprobs
+from plausibility.lm.tokens import require_fast
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedModel, PreTrainedTokenizerBase
+
+
+class TokenScorer(MiniconsNames, ABC):
+    """A `LanguageModelScorer` built on per-token verbs, which a subclass provides.
+
+    `token_logprobs(texts)` and `conditional_token_logprobs(contexts, continuations, separator)` give one
+    array per text; `text_logprob` and `conditional_logprob` reduce them, and `MiniconsNames` adds
+    minicons' names over them, `token_ranks` and `token_names`.
+    """
+
+    tokenizer: "PreTrainedTokenizerBase"
+    model: "PreTrainedModel"
+    device: torch.device
+    batch_size: int
+
+    @classmethod
+    def from_model(
+        cls,
+        model: "PreTrainedModel",
+        tokenizer: "PreTrainedTokenizerBase",
+        batch_size: int = 32,
+        device: str | None = None,
+        dtype: DType | None = None,
+    ) -> Self:
+        """Wrap a model object already in memory (e.g. a small model built from a config).
+
+        The model stays on its device and in its dtype unless `device` or `dtype` is given.
+        """
+        scorer = cls.__new__(cls)
+        placed = resolve_device(device) if device else model.device
+        scorer._attach(model, tokenizer, batch_size, placed, resolve_dtype(dtype) if dtype else None)
+        return scorer
+
+    def _attach(
+        self,
+        model: "PreTrainedModel",
+        tokenizer: "PreTrainedTokenizerBase",
+        batch_size: int,
+        device: torch.device,
+        dtype: torch.dtype | None,
+    ) -> None:
+        """Check and hold the model (in eval mode, on `device`, cast to `dtype`) and its tokenizer, then `_setup`."""
+        require_fast(tokenizer)
+        if batch_size < 1:
+            raise DataFormatError(f"batch_size must be at least 1, got {batch_size}")
+        self.tokenizer = tokenizer
+        self.batch_size = batch_size
+        self.device = device
+        self.model = model.to(device=device, dtype=dtype).eval()
+        self._setup()
+
+    @abstractmethod
+    def _setup(self) -> None:
+        """What this kind of scorer needs of its model and tokenizer, checked once both are held."""
+
+    @abstractmethod
+    def token_logprobs(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """Per-token log-probabilities of each whole text (float64, one array per text, input order)."""
+
+    @abstractmethod
+    def conditional_token_logprobs(
+        self, contexts: Sequence[str], continuations: Sequence[str], separator: str = " "
+    ) -> list[np.ndarray]:
+        """Per-token log-probabilities of each continuation after its context and `separator`, one array per pair."""
+
+    @abstractmethod
+    def token_ranks(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """Rank of every scored token of each text in the model's prediction (1 = most probable)."""
+
+    @abstractmethod
+    def token_names(self, texts: Sequence[str]) -> list[list[str]]:
+        """Each text's tokens as strings, in minicons' layout (unscored leading tokens first)."""
+
+    def text_logprob(self, texts: Sequence[str], reduction: Reduction = "sum") -> np.ndarray:
+        """Log-probability of each whole text, summed (or averaged) over its tokens."""
+        check_reduction(reduction)
+        return reduce_logprobs(self.token_logprobs(texts), reduction)
+
+    def conditional_logprob(
+        self, contexts: Sequence[str], continuations: Sequence[str], reduction: Reduction = "sum"
+    ) -> np.ndarray:
+        """`log P(continuation | context)` for each aligned pair, over the continuation's tokens only."""
+        check_reduction(reduction)
+        return reduce_logprobs(self.conditional_token_logprobs(contexts, continuations), reduction)

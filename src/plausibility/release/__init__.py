@@ -1,0 +1,1 @@
+"""Turning a trained model or an ensemble into a shipped artefact: its folder, figures, calibration and card."""

@@ -1,0 +1,97 @@
+"""The models shipped in the package, `data/models/<name>/`: a trained net's folder, or an ensemble of shipped parts.
+
+A net's folder is what `plausibility export` writes (`plausibility.models.model_folder`). An ensemble's folder
+holds a `config.yaml` naming its SPEC (members and weights), the calibration of the whole, its measured
+figures and its card. Every shipped folder's `config.yaml` names the model and its version; `default` is the
+model `load_scorer()` and `plausibility score` use when no SPEC is given.
+"""
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from plausibility.errors import DataFormatError, ResourceMissingError, UnknownNameError
+from plausibility.resources.paths import data_dir, shipped_models
+
+DEFAULT_MODEL = "default"
+ENSEMBLE_FORMAT = "plausibility-ensemble/1"
+CONFIG = "config.yaml"
+CALIBRATION = "calibration.json"
+CARD = "MODEL_CARD.md"
+EVALUATION = "evaluation.json"
+
+
+@dataclass(frozen=True)
+class ShippedModel:
+    """A shipped model as `plausibility models` lists it.
+
+    Attributes:
+        spec: for an ensemble, the SPEC it is built from; None for a trained net.
+        summary: what it is, in one line.
+        test_auc: `{"pep3k": auc, "20q": auc}` on the test halves, from its measured figures.
+        size: bytes of its folder (an ensemble's members ship in their own folders).
+    """
+
+    name: str
+    version: str
+    summary: str
+    spec: str | None
+    test_auc: dict[str, float]
+    size: int
+    folder: Path
+
+
+def model_folder(name: str) -> Path:
+    """The folder of a shipped model; a name that is not shipped fails with the ones that are."""
+    folder = data_dir() / "models" / name
+    if not (folder / CONFIG).is_file():
+        raise UnknownNameError("shipped model", name, shipped_models())
+    return folder
+
+
+def _config(folder: Path) -> dict:
+    try:
+        config = yaml.safe_load((folder / CONFIG).read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as error:
+        raise DataFormatError(f"{folder / CONFIG}: not readable YAML ({str(error).splitlines()[0]})") from error
+    if not isinstance(config, dict):
+        raise DataFormatError(f"{folder / CONFIG}: not a model config; reinstall plausibility")
+    return config
+
+
+def ensemble_spec(folder: Path) -> str | None:
+    """The SPEC of a shipped ensemble's folder; None for a trained net's folder."""
+    config = _config(folder)
+    if config.get("format") != ENSEMBLE_FORMAT:
+        return None
+    if not isinstance(config.get("spec"), str):
+        raise DataFormatError(f"{folder / CONFIG}: an ensemble's config needs its spec; reinstall plausibility")
+    return config["spec"]
+
+
+def shipped_model(name: str) -> ShippedModel:
+    """What a shipped model is: its name, version, one-line summary, test AUC and size."""
+    folder = model_folder(name)
+    config = _config(folder)
+    figures = json.loads((folder / EVALUATION).read_text(encoding="utf-8")) if (folder / EVALUATION).is_file() else {}
+    test_auc = {key.split("/")[0]: value["estimate"] for key, value in figures.items() if key.endswith("/test")}
+    size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+    return ShippedModel(
+        name,
+        str(config.get("version", "unversioned")),
+        str(config.get("summary", "")),
+        ensemble_spec(folder),
+        test_auc,
+        size,
+        folder,
+    )
+
+
+def model_card(name: str) -> str:
+    """A shipped model's `MODEL_CARD.md`."""
+    card = model_folder(name) / CARD
+    if not card.is_file():
+        raise ResourceMissingError(f"{name}: its folder has no {CARD}; reinstall plausibility")
+    return card.read_text(encoding="utf-8")

@@ -1,0 +1,179 @@
+import numpy as np
+import pytest
+import torch
+
+from plausibility.errors import DataFormatError, UnknownNameError
+from plausibility.lm.causal import CausalLMScorer
+from plausibility.lm.protocol import LanguageModelScorer
+
+CONTEXTS = [
+    "John owns a dog but Mark doesn't own a dog.",
+    "John owns a dog but Mark doesn't own a dog.",
+    "John owns a dog but Mark doesn't own a dog.",
+    "The cat catches the mouse.",
+    "",
+    "A bird flies over the house and the children watch the bird.",
+]
+CONTINUATIONS = [
+    "The dog is very cute.",
+    "The dogs are very cute.",
+    "It's not a big deal.",
+    "The person breathes the air.",
+    "The dog is very cute.",
+    "It's not a big deal.",
+]
+
+
+def direct_logprobs(model: torch.nn.Module, ids: list[int]) -> np.ndarray:
+    """log P(ids[i] | ids[:i]) for i >= 1, from one plain forward pass over the whole sequence."""
+    with torch.no_grad():
+        logprobs = model(torch.tensor([ids])).logits[0].log_softmax(-1)
+    return np.array([logprobs[i - 1, ids[i]].item() for i in range(1, len(ids))])
+
+
+def test_is_a_language_model_scorer(causal_scorer: CausalLMScorer) -> None:
+    assert isinstance(causal_scorer, LanguageModelScorer)
+
+
+def test_continuation_logprob_is_the_sum_of_its_token_logprobs(causal_scorer: CausalLMScorer) -> None:
+    tokenizer = causal_scorer.tokenizer
+    joined = "John owns a dog. The dog is very cute."
+    encoded = tokenizer(joined, return_offsets_mapping=True)
+    first = tokenizer.convert_ids_to_tokens(encoded.input_ids).index("ĠThe")
+    # The continuation's first token carries the joining space (character 16): it belongs to the continuation.
+    assert encoded.offset_mapping[first] == (16, 20)
+    ids = [tokenizer.bos_token_id, *encoded.input_ids]
+    expected = direct_logprobs(causal_scorer.model, ids)[first:]
+
+    summed = causal_scorer.conditional_logprob(["John owns a dog."], ["The dog is very cute."])
+    mean = causal_scorer.conditional_logprob(["John owns a dog."], ["The dog is very cute."], reduction="mean")
+    assert summed[0] == pytest.approx(expected.sum(), abs=1e-4)
+    assert mean[0] == pytest.approx(expected.mean(), abs=1e-4)
+
+
+def test_whole_text_scores_every_token_after_the_bos(causal_scorer: CausalLMScorer) -> None:
+    tokenizer = causal_scorer.tokenizer
+    text = "The person breathes the air."
+    ids = [tokenizer.bos_token_id, *tokenizer(text).input_ids]
+    expected = direct_logprobs(causal_scorer.model, ids)
+
+    (tokens,) = causal_scorer.token_logprobs([text])
+    np.testing.assert_allclose(tokens, expected, atol=1e-4)
+    assert causal_scorer.text_logprob([text])[0] == pytest.approx(expected.sum(), abs=1e-4)
+    # An empty context is the whole text.
+    assert causal_scorer.conditional_logprob([""], [text])[0] == pytest.approx(expected.sum(), abs=1e-4)
+
+
+def test_a_token_straddling_context_and_continuation_is_scored_with_the_continuation(
+    straddling_scorer: CausalLMScorer,
+) -> None:
+    tokenizer = straddling_scorer.tokenizer
+    joined = "John owns a dog. The dog is cute."
+    tokens = tokenizer.tokenize(joined)
+    assert tokens[7:] == [". The", " ", "dog", " ", "is", " ", "cute", "."]
+    ids = [tokenizer.bos_token_id, *tokenizer(joined).input_ids]
+    expected = direct_logprobs(straddling_scorer.model, ids)[7:]
+
+    score = straddling_scorer.conditional_logprob(["John owns a dog."], ["The dog is cute."])
+    assert score[0] == pytest.approx(expected.sum(), abs=1e-4)
+
+
+@pytest.mark.parametrize("batch_size", [2, 3, 64])
+def test_batched_equals_unbatched(causal_scorer: CausalLMScorer, batch_size: int) -> None:
+    one = CausalLMScorer.from_model(causal_scorer.model, causal_scorer.tokenizer, batch_size=1)
+    many = CausalLMScorer.from_model(causal_scorer.model, causal_scorer.tokenizer, batch_size=batch_size)
+
+    np.testing.assert_allclose(
+        many.conditional_logprob(CONTEXTS, CONTINUATIONS), one.conditional_logprob(CONTEXTS, CONTINUATIONS), atol=1e-4
+    )
+    texts = [f"{c} {x}".strip() for c, x in zip(CONTEXTS, CONTINUATIONS, strict=True)]
+    for batched, alone in zip(many.token_logprobs(texts), one.token_logprobs(texts), strict=True):
+        np.testing.assert_allclose(batched, alone, atol=1e-4)
+
+
+def test_shared_contexts_agree_with_the_plain_forward_pass(causal_scorer: CausalLMScorer) -> None:
+    tokenizer = causal_scorer.tokenizer
+    scores = causal_scorer.conditional_logprob(CONTEXTS, CONTINUATIONS)
+    for context, continuation, score in zip(CONTEXTS, CONTINUATIONS, scores, strict=True):
+        joined = f"{context} {continuation}" if context else continuation
+        ids = [tokenizer.bos_token_id, *tokenizer(joined).input_ids]
+        n_continuation = len(tokenizer(f" {continuation}").input_ids) if context else len(ids) - 1
+        assert score == pytest.approx(direct_logprobs(causal_scorer.model, ids)[-n_continuation:].sum(), abs=1e-4)
+
+
+def test_outputs_follow_input_order(causal_scorer: CausalLMScorer) -> None:
+    forward = causal_scorer.conditional_logprob(CONTEXTS, CONTINUATIONS)
+    backward = causal_scorer.conditional_logprob(CONTEXTS[::-1], CONTINUATIONS[::-1])
+    np.testing.assert_allclose(forward, backward[::-1], atol=1e-6)
+
+
+def test_bad_input_fails_with_a_clear_message(causal_scorer: CausalLMScorer) -> None:
+    with pytest.raises(DataFormatError, match="2 contexts but 1 continuations"):
+        causal_scorer.conditional_logprob(["a", "b"], ["c"])
+    with pytest.raises(DataFormatError, match=r"continuation 1 is empty \(' '\); give a non-empty string"):
+        causal_scorer.conditional_logprob(["a", "b"], ["c", " "])
+    with pytest.raises(DataFormatError, match="text 0 is empty"):
+        causal_scorer.text_logprob([""])
+    with pytest.raises(UnknownNameError, match="unknown reduction 'max'; known: mean, sum"):
+        causal_scorer.text_logprob(["a dog"], reduction="max")
+    with pytest.raises(DataFormatError, match="batch_size must be at least 1, got 0"):
+        CausalLMScorer.from_model(causal_scorer.model, causal_scorer.tokenizer, batch_size=0)
+
+
+@pytest.mark.integration
+def test_offline_causal_lm_matches_a_plain_forward_pass() -> None:
+    scorer = CausalLMScorer(device="cpu", batch_size=8)
+    context, continuation = "John owns a dog but Mark doesn't own a dog.", "The dog is very cute."
+    ids = [scorer._bos, *scorer.tokenizer(f"{context} {continuation}", add_special_tokens=False).input_ids]
+    n_continuation = len(scorer.tokenizer(f" {continuation}", add_special_tokens=False).input_ids)
+    expected = direct_logprobs(scorer.model, ids)[-n_continuation:].sum()
+    assert scorer.conditional_logprob([context], [continuation])[0] == pytest.approx(expected, abs=1e-3)
+
+
+def test_start_token_prefers_the_document_boundary_over_a_chat_bos() -> None:
+    from tokenizers import Tokenizer, models
+    from transformers import PreTrainedTokenizerFast
+
+    from plausibility.lm.causal import start_token_id
+
+    def tokenizer(vocabulary: list[str]) -> PreTrainedTokenizerFast:
+        model = models.WordLevel({word: i for i, word in enumerate(vocabulary)}, unk_token="a")
+        return PreTrainedTokenizerFast(tokenizer_object=Tokenizer(model), bos_token="<|im_start|>")
+
+    assert start_token_id(tokenizer(["<|im_start|>", "<|endoftext|>", "a"])) == 1
+    assert start_token_id(tokenizer(["<|im_start|>", "a"])) == 0
+
+
+def test_models_without_a_position_mask_are_scored_through_their_full_logits(causal_scorer: CausalLMScorer) -> None:
+    full = CausalLMScorer.from_model(causal_scorer.model, causal_scorer.tokenizer, batch_size=3)
+    assert causal_scorer._keeps_positions  # transformers' own models take logits_to_keep as a position mask
+    full._keeps_positions = False
+    np.testing.assert_allclose(
+        full.conditional_logprob(CONTEXTS, CONTINUATIONS),
+        causal_scorer.conditional_logprob(CONTEXTS, CONTINUATIONS),
+        atol=1e-5,
+    )
+
+
+@pytest.mark.parametrize("batch_size", [1, 2, 64])
+def test_texts_that_begin_alike_run_their_start_once_and_agree_with_the_plain_forward_pass(
+    causal_scorer: CausalLMScorer, batch_size: int
+) -> None:
+    scorer = CausalLMScorer.from_model(causal_scorer.model, causal_scorer.tokenizer, batch_size=batch_size)
+    texts = [
+        "John owns a dog. The dog is very cute.",
+        "John owns a dog. The dogs are very cute.",
+        "John owns a cat.",
+        "John owns a dog.",
+        "John owns a dog.",
+        "A bird flies over the house.",
+        "A bird flies.",
+        "The cat catches the mouse.",
+    ]
+    requests = scorer._requests([""] * len(texts), texts)
+    runs = scorer._common_starts(range(len(texts)), requests)
+    assert sorted(sorted(members) for _, members in runs) == [[0, 1, 2, 3, 4], [5, 6]]
+    tokenizer = scorer.tokenizer
+    for text, values in zip(texts, scorer.token_logprobs(texts), strict=True):
+        expected = direct_logprobs(scorer.model, [tokenizer.bos_token_id, *tokenizer(text).input_ids])
+        np.testing.assert_allclose(values, expected, atol=1e-4)

@@ -1,0 +1,95 @@
+import numpy as np
+import pytest
+import torch
+
+from plausibility.errors import DataFormatError, ResourceMissingError
+from plausibility.lm.masked import MaskedLMScorer
+from plausibility.lm.protocol import LanguageModelScorer
+
+CONTEXTS = ["John owns a dog but Mark doesn't own a dog.", "John owns a dog but Mark doesn't own a dog.", "", "A bird."]
+CONTINUATIONS = ["The dog is very cute.", "It's not a big deal.", "The cat catches the mouse.", "The bird flies."]
+
+
+def direct_masked(
+    model: torch.nn.Module, ids: list[int], masked: list[int], scored: list[int], mask_id: int
+) -> np.ndarray:
+    """Log-probabilities at `scored` with every position of `masked` masked, from one unbatched forward pass."""
+    inputs = torch.tensor([ids])
+    inputs[0, masked] = mask_id
+    with torch.no_grad():
+        logprobs = model(inputs).logits[0].log_softmax(-1)
+    return np.array([logprobs[p, ids[p]].item() for p in scored])
+
+
+def test_is_a_language_model_scorer(masked_scorer: MaskedLMScorer) -> None:
+    assert isinstance(masked_scorer, LanguageModelScorer)
+
+
+def test_pseudo_log_likelihood_masks_each_token_in_turn(masked_scorer: MaskedLMScorer) -> None:
+    tokenizer, model = masked_scorer.tokenizer, masked_scorer.model
+    text = "The cat catches the mouse."
+    ids = tokenizer(text).input_ids
+    assert ids[0] == tokenizer.cls_token_id and ids[-1] == tokenizer.sep_token_id  # never scored
+    expected = [direct_masked(model, ids, [p], [p], tokenizer.mask_token_id)[0] for p in range(1, len(ids) - 1)]
+
+    (tokens,) = masked_scorer.token_logprobs([text])
+    np.testing.assert_allclose(tokens, expected, atol=1e-4)
+    assert masked_scorer.text_logprob([text])[0] == pytest.approx(sum(expected), abs=1e-4)
+    assert masked_scorer.text_logprob([text], reduction="mean")[0] == pytest.approx(np.mean(expected), abs=1e-4)
+
+
+def test_conditional_masks_only_the_continuation(masked_scorer: MaskedLMScorer) -> None:
+    tokenizer, model = masked_scorer.tokenizer, masked_scorer.model
+    context, continuation = "John owns a dog.", "The dog is very cute."
+    encoded = tokenizer(f"{context} {continuation}", return_offsets_mapping=True)
+    # Tokens from the joining space on, </s> excluded.
+    positions = [i for i, (a, b) in enumerate(encoded.offset_mapping) if b > len(context) and a < b]
+    assert tokenizer.convert_ids_to_tokens(encoded.input_ids[positions[0]]) == "ĠThe"
+    expected = sum(direct_masked(model, encoded.input_ids, [p], [p], tokenizer.mask_token_id)[0] for p in positions)
+    assert masked_scorer.conditional_logprob([context], [continuation])[0] == pytest.approx(expected, abs=1e-4)
+
+
+def test_several_spans_masked_at_once(masked_scorer: MaskedLMScorer) -> None:
+    tokenizer, model = masked_scorer.tokenizer, masked_scorer.model
+    text = "The person breathes the air."
+    encoded = tokenizer(text, return_offsets_mapping=True)
+    ids, offsets = encoded.input_ids, encoded.offset_mapping
+    tokens = tokenizer.convert_ids_to_tokens(ids)
+    subject = [i for i, (a, b) in enumerate(offsets) if b > 4 and a < 10]
+    obj = [i for i, (a, b) in enumerate(offsets) if b > 24 and a < 27]
+    # The tiny vocabulary splits both nouns: all their pieces are masked together.
+    assert "".join(tokens[i] for i in subject).strip("Ġ") == "person" and len(subject) > 1
+    assert "".join(tokens[i] for i in obj) == "Ġair" and len(obj) == 2
+    expected = direct_masked(model, ids, subject + obj, obj, tokenizer.mask_token_id)
+
+    (values,) = masked_scorer.masked_logprobs([text], [[(4, 10), (24, 27)]], [(24, 27)])
+    np.testing.assert_allclose(values, expected, atol=1e-4)
+
+
+def test_batched_equals_unbatched(masked_scorer: MaskedLMScorer) -> None:
+    one = MaskedLMScorer.from_model(masked_scorer.model, masked_scorer.tokenizer, batch_size=1)
+    many = MaskedLMScorer.from_model(masked_scorer.model, masked_scorer.tokenizer, batch_size=7)
+    np.testing.assert_allclose(
+        many.conditional_logprob(CONTEXTS, CONTINUATIONS), one.conditional_logprob(CONTEXTS, CONTINUATIONS), atol=1e-4
+    )
+    texts = ["The person breathes the air.", "A bird flies over the house."]
+    spans = [[(4, 10), (24, 27)], [(2, 6), (22, 27)]]
+    scored = [(24, 27), (22, 27)]
+    for batched, alone in zip(
+        many.masked_logprobs(texts, spans, scored), one.masked_logprobs(texts, spans, scored), strict=True
+    ):
+        np.testing.assert_allclose(batched, alone, atol=1e-4)
+
+
+def test_bad_input_fails_with_a_clear_message(masked_scorer: MaskedLMScorer) -> None:
+    with pytest.raises(DataFormatError, match="1 texts, 2 masked-span lists and 1 scored spans"):
+        masked_scorer.masked_logprobs(["a dog"], [[], []], [(0, 1)])
+    with pytest.raises(DataFormatError, match=r"has no tokens in the scored span \(9, 12\)"):
+        masked_scorer.masked_logprobs(["a dog"], [[]], [(9, 12)])
+    with pytest.raises(DataFormatError, match="continuation 0 is empty"):
+        masked_scorer.conditional_logprob(["a"], [""])
+
+
+def test_a_tokenizer_without_a_mask_token_is_refused(masked_scorer: MaskedLMScorer, causal_tokenizer) -> None:
+    with pytest.raises(ResourceMissingError, match="has no mask token"):
+        MaskedLMScorer.from_model(masked_scorer.model, causal_tokenizer)
