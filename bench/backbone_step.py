@@ -17,7 +17,7 @@ import torch
 from plausibility.models.components.classifier import TripleClassifier
 from plausibility.resources.causal_lm import DEFAULT_CAUSAL_LM
 from plausibility.resources.encoder import DEFAULT_ENCODER
-from plausibility.resources.paths import data_dir
+from plausibility.resources.paths import bundled_pairs
 from plausibility.scorers.calibration import calibration_slice
 from plausibility.triple import Triple
 
@@ -45,7 +45,7 @@ def main() -> None:
     args = parser.parse_args()
     torch.manual_seed(0)
     # the seeded slice calibration reads: attested events and their pseudo-negatives, labelled 1 and 0
-    events, labels, _ = calibration_slice(data_dir() / "training" / "pairs.parquet", args.pairs)
+    events, labels, _ = calibration_slice(bundled_pairs(), args.pairs)
     targets = torch.tensor(labels, dtype=torch.float32)
     runs = {
         f"{DEFAULT_ENCODER} (baseline)": dict(backbone=DEFAULT_ENCODER),

@@ -54,3 +54,35 @@ def test_the_api_follows_the_one_word_rule_of_files_and_the_command_line(fixture
         scorer.score([("ice cream", "melt", "sun")])
     with pytest.raises(PlausibilityError, match=r"item 0 .*: object is missing or empty"):
         scorer.score([("dog", "eat", " ")])
+
+
+def test_every_door_gives_one_answer_per_triple_inflected_words_included(
+    fixtures: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from plausibility.cli import main
+
+    spec = f"ngram:{fixtures / 'ngram_triples.tsv'}"
+    scorer = plausibility.load_scorer(spec)
+    events = [("person", "eats", "apples"), ("children", "eat", "bread")]  # scored as their lemmas
+    scores, probabilities = scorer.score(events), scorer.probability(events)
+    assert scores.tolist() == scorer.score([("person", "eat", "apple"), ("child", "eat", "bread")]).tolist()
+    source = tmp_path / "in.tsv"
+    source.write_text("".join("\t".join(event) + "\n" for event in events))
+    table = pd.read_csv(scorer.score_file(source, tmp_path / "api.tsv").output, sep="\t")
+    assert main(["score", "--input", str(source), "--output", str(tmp_path / "cli.tsv"), "--model", spec]) == 0
+    through_cli = pd.read_csv(tmp_path / "cli.tsv", sep="\t")
+    for one, (words, score, probability) in enumerate(zip(events, scores, probabilities, strict=True)):
+        capsys.readouterr()
+        assert main(["score", *words, "--model", spec, "--json"]) == 0
+        record = json.loads(capsys.readouterr().out)
+        lemma = scorer.as_scored([words])[0]
+        assert (record["subject_lemma"], record["verb_lemma"], record["object_lemma"]) == (
+            lemma.subject,
+            lemma.verb,
+            lemma.object,
+        )
+        assert record["score"] == score == table["score"][one] == through_cli["score"][one]
+        assert record["probability"] == probability == table["probability"][one] == through_cli["probability"][one]
+    assert scorer.answers(events)[0]["score"] == scores[0]

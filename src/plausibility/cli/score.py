@@ -72,7 +72,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         type=positive_int,
         metavar="N",
         help="lay out the abstraction grids (those --explain searches, and a conceptmax:<SPEC>'s maximum) from "
-        "hypernyms at least N levels below WordNet's root (default: the model's own; the thesis's is 4)",
+        "hypernyms at least N levels below WordNet's root (default: a ConceptMax's own; the grids --explain "
+        "searches for any other model, the thesis's 4)",
     )
     parser.add_argument(
         "--as-given",

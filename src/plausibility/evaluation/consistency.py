@@ -9,14 +9,12 @@ CCΔ on a scorer's own probabilities rewards a scorer whose probabilities are al
 1e-9..1e-2, so its sags are tiny too). The *scale-free* CCΔ is the same mean on percentile ranks instead:
 each estimate replaced by its mid-rank percentile among all abstractions scored for the measurement
 (`percentile_ranks`), so any strictly increasing transform of the scores leaves it unchanged and every
-scorer's estimates span [0, 1] alike. LER compares neighbours only, so it is scale-free already.
+scorer's estimates span [0, 1] alike. LER compares neighbours only, so it is scale-free already. For both,
+lower is better.
 """
 
 import numpy as np
 from numpy.typing import ArrayLike
-
-CONCAVITY_DELTA_HIGHER_IS_BETTER = False
-LOCAL_EXTREMUM_RATE_HIGHER_IS_BETTER = False
 
 
 def sequence_windows(sequence: ArrayLike) -> np.ndarray:

@@ -11,6 +11,11 @@ from plausibility.scorers.cells import grid_scores
 from plausibility.scorers.protocol import GridSearcher, TripleScorer
 from plausibility.triple import Triple
 
+# Explanations search grids from the thesis's min depth unless told otherwise: a model's own lexicon may start
+# deeper (the shipped ones at 8), where few abstractions are left above an event's words. A ConceptMax keeps
+# its own, since its score is the best cell of its own grid.
+EXPLANATION_MIN_DEPTH = 4
+
 
 @dataclass(frozen=True)
 class Explanation:
@@ -59,8 +64,11 @@ def explain(
     """Score every abstraction of each event once (deduplicated across events) and rank them, input order.
 
     `min_depth` lays the grids out with another min depth than the scorer's lexicon has (give a ConceptMax
-    through `at_min_depth` first, so its own score uses the same grids).
+    through `at_min_depth` first, so its own score uses the same grids); None searches a ConceptMax's own
+    grids, and any other scorer's from `EXPLANATION_MIN_DEPTH`.
     """
+    if min_depth is None and not explains_itself(scorer):
+        min_depth = EXPLANATION_MIN_DEPTH
     searched, lexicon = grid_source(scorer, min_depth)
     grids = lexicon.abstractor.grids(triples)
     explanations = []
