@@ -49,16 +49,23 @@ def test_evaluate_writes_the_auc_of_every_selected_half(checkpoint: str, tmp_pat
     metrics = json.loads((tmp_path / "out" / "metrics.json").read_text())
     events = load_plausibility_set("pep3k", "valid")
     scores = load_trained(checkpoint).score([event.triple for event in events])
-    assert metrics["pep3k"] == {"valid": pytest.approx(roc_auc([e.label for e in events], scores), abs=1e-12)}
-    assert set(metrics) == {"pep3k", "_about"} and metrics["_about"]["model"] == checkpoint
+    (figure,) = metrics["figures"]  # one half, one figure: its AUC with the interval and the events it pools
+    assert (figure["benchmark"], figure["split"], figure["group"], figure["figure"]) == ("pep3k", "valid", "all", "auc")
+    assert figure["value"] == pytest.approx(roc_auc([e.label for e in events], scores), abs=1e-6)
+    assert figure["low"] < figure["value"] < figure["high"] and figure["n"] == len(events)
+    assert metrics["model"]["spec"] == checkpoint and metrics["plausibility_version"]
+    assert (tmp_path / "out" / "metrics.md").read_text().startswith("| benchmark | split | group | figure |")
     lines = dump.read_text().splitlines()
-    assert lines[0] == "dataset\tsplit\tlabel\tsubject\tverb\tobject\tscore" and len(lines) == len(events) + 1
+    assert (
+        lines[0] == "benchmark\tsplit\tsubject\tverb\tobject\tlabel\tscore\tfillers" and len(lines) == len(events) + 1
+    )
 
 
 def test_evaluate_wraps_a_checkpoint_in_concept_max(checkpoint: str, tmp_path: Path) -> None:
     arguments = ["--datasets", "20q", "--splits", "test"]
     assert main(["evaluate", "--model", f"conceptmax:{checkpoint}", "--output", str(tmp_path), *arguments]) == 0
-    assert set(json.loads((tmp_path / "metrics.json").read_text())["20q"]) == {"test"}
+    figures = json.loads((tmp_path / "metrics.json").read_text())["figures"]
+    assert [(f["benchmark"], f["split"]) for f in figures] == [("20q", "test")]
 
 
 def test_evaluate_rejects_unknown_sets_and_missing_checkpoints(
@@ -66,7 +73,7 @@ def test_evaluate_rejects_unknown_sets_and_missing_checkpoints(
 ) -> None:
     with pytest.raises(SystemExit):
         main(["evaluate", "--model", "x.ckpt", "--output", str(tmp_path), "--datasets", "pep4k"])
-    assert "unknown dataset 'pep4k'; known: 20q, pep3k" in capsys.readouterr().err
+    assert "unknown benchmark 'pep4k'; known: 20q, pep3k" in capsys.readouterr().err
     assert main(["evaluate", "--model", str(tmp_path / "none.ckpt"), "--output", str(tmp_path)]) == 1
     assert capsys.readouterr().err.strip().endswith("no such checkpoint; train one with `plausibility fit`")
     assert not (tmp_path / "metrics.json").exists()

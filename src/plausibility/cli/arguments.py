@@ -25,6 +25,14 @@ def positive_int(value: str) -> int:
     return int(value)
 
 
+def words(value: str) -> list[str]:
+    """An argparse type: comma-separated words, lowercased (at least one)."""
+    found = [word.strip().lower() for word in value.split(",") if word.strip()]
+    if not found:
+        raise argparse.ArgumentTypeError(f"give at least one word, comma-separated, got {value!r}")
+    return found
+
+
 def device_name(value: str) -> str:
     """An argparse type: a device name (`cpu`, `cuda`, `cuda:N`, `mps`, `auto`); its presence is checked on load."""
     try:

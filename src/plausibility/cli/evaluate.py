@@ -1,11 +1,23 @@
-"""`plausibility evaluate`: AUC of a model or baseline on Pep-3k and 20Q, as a table and `metrics.json`."""
+"""`plausibility evaluate`: a model's figures on the named benchmarks and on judged sets from files, in one table."""
 
 import argparse
 from pathlib import Path
 
-from plausibility.benchmarks.datasets import DATASETS, SPLITS
-from plausibility.cli.arguments import BATCH_HELP, add_load_options, load_options
+from plausibility.benchmarks.datasets import SPLITS
+from plausibility.cli.arguments import BATCH_HELP, add_load_options, load_options, words
 from plausibility.errors import UnknownNameError
+
+_EPILOG = """examples:
+  plausibility evaluate --model ngram --output outputs/ngram
+  plausibility evaluate --model default --benchmarks pep3k --splits valid --output outputs/default-valid
+  plausibility evaluate --model zero-shot --data mine.tsv --by relation --output outputs/mine
+  plausibility evaluate --model runs/roberta/checkpoints/last.ckpt --output runs/roberta/eval
+
+A --data table has subject, verb, object and: label (0/1: AUC), rating (a number: Spearman and Pearson) or
+pair and label (one typical and one atypical event per pair: pairwise accuracy). A row whose subject or
+object is empty is a partial event, scored as the mean over the --fillers in that slot. A file is used whole:
+choose nothing on it. Writes OUTPUT/metrics.json, metrics.csv and metrics.md (figures, 95% intervals, counts).
+"""
 
 
 def _choices(kind: str, known: tuple[str, ...]) -> "argparse._ActionType":
@@ -19,50 +31,99 @@ def _choices(kind: str, known: tuple[str, ...]) -> "argparse._ActionType":
     return parse
 
 
+def _benchmarks(value: str) -> list[str]:
+    from plausibility.benchmarks.registry import BENCHMARKS
+
+    return [] if value.strip() == "none" else _choices("benchmark", tuple(BENCHMARKS))(value)
+
+
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    from plausibility.benchmarks.registry import BENCHMARKS
+    from plausibility.evaluation.judged_scores import DEFAULT_FILLERS
+
     parser = subparsers.add_parser(
         "evaluate",
-        help="AUC of a model on the valid and test halves of Pep-3k and 20Q",
-        description="Score every event of Pep-3k and 20Q with a model SPEC, print the AUC table and write "
-        "OUTPUT/metrics.json. A SPEC is a checkpoint path, a baseline name, conceptmax:<SPEC> or "
-        "ensemble:<SPEC>+<SPEC>.",
-        epilog="Example: plausibility evaluate --model runs/roberta/checkpoints/last.ckpt --output runs/roberta/eval",
+        help="a model's figures (AUC, correlations, pairwise accuracy) on Pep-3k, 20Q and judged sets from files",
+        description="Score every event of the named benchmarks (Pep-3k and 20Q, valid and test halves) and of each "
+        "--data file with a model SPEC; print one table of figures with 95% bootstrap intervals and write it to "
+        "OUTPUT/metrics.json, metrics.csv and metrics.md.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--model", required=True, metavar="SPEC", help="what to evaluate: any model SPEC")
+    parser.add_argument("--output", required=True, type=Path, metavar="DIR", help="folder for the figures")
+    parser.add_argument(
+        "--benchmarks",
+        "--datasets",
+        type=_benchmarks,
+        default=list(BENCHMARKS),
+        metavar="NAMES",
+        help=f"comma-separated named benchmarks (default: {','.join(BENCHMARKS)}); `none` for files only",
     )
     parser.add_argument(
-        "--model",
-        required=True,
-        metavar="SPEC",
-        help="checkpoint path, baseline, conceptmax:<SPEC>, ensemble:<SPEC>+<SPEC>",
+        "--splits", type=_choices("split", SPLITS), default=list(SPLITS), help="their halves (default: valid,test)"
     )
-    parser.add_argument("--output", required=True, type=Path, metavar="DIR", help="folder for metrics.json")
     parser.add_argument(
-        "--datasets", type=_choices("dataset", DATASETS), default=list(DATASETS), help="comma-separated subset"
+        "--data", type=Path, action="append", default=[], metavar="FILE", help="a judged set to evaluate too (repeat)"
     )
-    parser.add_argument("--splits", type=_choices("split", SPLITS), default=list(SPLITS), help="comma-separated subset")
+    parser.add_argument(
+        "--by", action="append", default=[], metavar="COLUMN", help="also give each figure per value of a file's column"
+    )
+    parser.add_argument(
+        "--fillers",
+        type=words,
+        default=list(DEFAULT_FILLERS),
+        help=f"nouns that fill a partial event's empty slot (default: {','.join(DEFAULT_FILLERS)})",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap intervals (default: 0)")
     parser.add_argument("--dump-scores", type=Path, metavar="FILE", help="write every event's score as TSV")
     add_load_options(parser, BATCH_HELP)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    import logging
+
     from rich.console import Console
     from rich.table import Table
 
     from plausibility.api import load_scorer
-    from plausibility.evaluation.auc import evaluate_auc, write_metrics, write_scores
+    from plausibility.benchmarks.registry import check_by, judged_sets
+    from plausibility.evaluation.figures_table import write_figures
+    from plausibility.evaluation.judged_figures import judged_figures
+    from plausibility.evaluation.judged_scores import score_judged_set, write_judged_scores
+    from plausibility.scorers.shipped import shipped_versions
+    from plausibility.version import __version__
 
+    sets = judged_sets(args.benchmarks, args.splits, args.data)  # a bad file fails before any model loads
+    check_by(sets, args.by)
+    for judged in sets:
+        if judged.split == "all":
+            kinds = ", ".join(
+                {"label": "AUC", "rating": "Spearman, Pearson", "pairs": "pairwise accuracy"}[k] for k in judged.kinds
+            )
+            logging.getLogger(__name__).info("%s: %d events, read as %s", judged.name, len(judged.table), kinds)
     scorer = load_scorer(args.model, **load_options(args)).scorer
-    results = evaluate_auc(scorer, args.datasets, args.splits)
-    about = {"model": args.model, "probability": scorer.probability_mapping, "dtype": args.dtype}
-    write_metrics(results, args.output / "metrics.json", about)
+    scored = [(judged, score_judged_set(scorer, judged, args.fillers)) for judged in sets]
+    figures = [
+        f
+        for judged, scores in scored
+        for f in judged_figures(judged, scores, args.by if judged.split == "all" else (), args.seed)
+    ]
+    about = {
+        "plausibility_version": __version__,
+        "model": {"spec": args.model, "shipped": shipped_versions(args.model), "dtype": args.dtype},
+        "fillers": args.fillers,
+        "bootstrap": {"confidence": 0.95, "seed": args.seed},
+    }
+    write_figures(figures, args.output, about)
     if args.dump_scores:
-        write_scores(results, args.dump_scores)
-    table = Table(title=f"AUC of {args.model}")
-    table.add_column("dataset")
-    for split in args.splits:
-        table.add_column(split, justify="right")
-    for dataset in args.datasets:
-        aucs = {result.split: result.auc for result in results if result.dataset == dataset}
-        table.add_row(dataset, *(f"{aucs[split]:.3f}" for split in args.splits))
+        write_judged_scores(scored, args.fillers, args.dump_scores)
+    table = Table(title=f"{args.model}: figures with 95% bootstrap intervals")
+    for column in ("benchmark", "split", "group", "figure", "value", "95% interval", "n"):
+        table.add_column(column, justify="right" if column in ("value", "n") else "left")
+    for f in figures:
+        interval = f"[{f.low:.3f}, {f.high:.3f}]" if f.low == f.low else "-"
+        table.add_row(f.benchmark, f.split, f.group, f.figure, f"{f.value:.3f}", interval, f"{f.n:,}")
     Console().print(table)
     return 0

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from plausibility.benchmarks.datasets import DATASET_TITLES, DATASETS, SPLITS
-from plausibility.cli.arguments import BATCH_HELP, add_load_options, load_options, positive_int
+from plausibility.cli.arguments import BATCH_HELP, add_load_options, load_options, positive_int, words
 from plausibility.errors import PlausibilityError
 from plausibility.evaluation.model_request import ModelRequest
 
@@ -59,6 +59,8 @@ def parse_model(text: str) -> ModelRequest:
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    from plausibility.evaluation.judged_scores import DEFAULT_FILLERS
+
     parser = subparsers.add_parser(
         "report",
         help="the AUC and consistency tables of every model and baseline, beside the thesis's figures",
@@ -100,6 +102,18 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     )
     parser.add_argument(
         "--min-depth", type=positive_int, help="drop hypernyms shallower than this (default: each model's own, else 4)"
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a judged set (as for evaluate --data) measured for every model too: a column group per file",
+    )
+    parser.add_argument("--by", action="append", default=[], metavar="COLUMN", help="split a file's figures by it")
+    parser.add_argument(
+        "--fillers", type=words, default=list(DEFAULT_FILLERS), help="nouns filling a partial event (person,thing)"
     )
     parser.add_argument("--resamples", type=positive_int, default=1000, help="bootstrap resamples (1000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and the event sample (0)")
@@ -146,6 +160,7 @@ def _print(report: "Report") -> None:
 
 def run(args: argparse.Namespace) -> int:
     from plausibility.api import load_scorer
+    from plausibility.benchmarks.registry import check_by, judged_sets
     from plausibility.evaluation.report import build_report
     from plausibility.evaluation.results import ReportSettings
     from plausibility.evaluation.results_report import write_results_report
@@ -169,9 +184,13 @@ def run(args: argparse.Namespace) -> int:
         min_depth=args.min_depth,
         batch_size=args.chunk_size,
         dtype=args.dtype,
+        fillers=tuple(args.fillers),
+        by=tuple(args.by),
     )
+    judged = judged_sets([], [], args.data)  # a bad file fails before any model loads
+    check_by(judged, args.by)
     saved = SavedResults(args.output / "models")
-    report = build_report(requests, optional, settings, load, not args.no_consistency, saved)
+    report = build_report(requests, optional, settings, load, not args.no_consistency, saved, judged, args.data)
     paths = write_results_report(report, [*requests, *optional], args.output)
     _print(report)
     Console().print(f"report: {paths['report.md']}; chart: {paths['auc.png']}; results: {paths['results.json']}")

@@ -38,7 +38,7 @@ def auc_interval(
 
     Resampling within each class (a stratified bootstrap) keeps both classes in every resample, so every
     resampled AUC is defined; the sets are balanced, so this matches resampling events as a whole closely.
-    Scores that are all equal give a degenerate interval at 0.5.
+    Scores that are all equal give a degenerate interval at 0.5; a class of one event gives NaN bounds.
 
     Raises:
         DataFormatError: as `roc_auc` (unequal lengths, non-finite scores, a single class).
@@ -49,6 +49,8 @@ def auc_interval(
     positives, negatives = scores[labels == 1], scores[labels == 0]
     if np.all(scores == scores[0]):
         return AucInterval(estimate, estimate, estimate)
+    if min(len(positives), len(negatives)) < 2:
+        return AucInterval(estimate, float("nan"), float("nan"))
     low, high = _percentile_bounds((positives, negatives), rank_auc, rng, confidence, n_resamples)
     return AucInterval(estimate, low, high)
 

@@ -2,7 +2,10 @@
 
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
+from plausibility.benchmarks.judged_set import JudgedSet
+from plausibility.checksums import file_sha256
 from plausibility.errors import PlausibilityError
 from plausibility.evaluation.model_request import ModelRequest
 from plausibility.evaluation.results import ModelResult, ReportSettings, evaluate_scorer
@@ -26,13 +29,17 @@ def build_report(
     load: Callable[[str], TripleScorer],
     consistency: bool = True,
     saved: SavedResults | None = None,
+    judged: Sequence[JudgedSet] = (),
+    judged_files: Sequence[Path] = (),
 ) -> Report:
     """Evaluate every requested model; an `optional` one that cannot be loaded is listed as skipped instead.
 
-    With `saved`, rows measured by an earlier, stopped run are read back instead of measured again.
+    `judged` sets (read from `judged_files`) are measured for every model too. With `saved`, rows measured by
+    an earlier, stopped run under the same conditions (the files' content included) are read back.
     """
     models, skipped = [], {}
-    conditions = {"settings": asdict(settings), "consistency": consistency}
+    files = {str(path): file_sha256(path) for path in judged_files}
+    conditions = {"settings": asdict(settings), "consistency": consistency, "judged": files}
     for request in [*requests, *optional]:
         known = saved.load(request, conditions) if saved else None
         if known is not None:
@@ -45,7 +52,7 @@ def build_report(
                 raise
             skipped[request.label] = str(error)
             continue
-        result = evaluate_scorer(request, scorer, settings, consistency)
+        result = evaluate_scorer(request, scorer, settings, consistency, judged)
         if saved:
             saved.save(request, conditions, result)
         models.append(result)

@@ -6,9 +6,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from plausibility.benchmarks.datasets import DATASETS, SPLITS, load_plausibility_set
+from plausibility.benchmarks.judged_set import JudgedSet
 from plausibility.evaluation.auc import ScoredHalf, evaluate_auc
 from plausibility.evaluation.grids import measure_consistency
 from plausibility.evaluation.intervals import AucInterval, auc_interval
+from plausibility.evaluation.judged_figures import Figure, judged_figures
+from plausibility.evaluation.judged_scores import DEFAULT_FILLERS, score_judged_set
 from plausibility.evaluation.model_request import ModelRequest
 from plausibility.evaluation.thesis import ThesisFigures, thesis_figures
 from plausibility.lexicon.training_lexicon import lexicon_of
@@ -24,6 +27,7 @@ class ReportSettings:
             split; None for all of them, as in the thesis.
         wsd, min_depth: overrides of each scorer's own lexicon (`lexicon_of`); None keeps its own.
         dtype: the precision the scorers were loaded in; it changes scores, so saved rows are kept per dtype.
+        fillers, by: how judged sets from files are scored (a partial event's fillers) and split.
     """
 
     seed: int = 0
@@ -35,6 +39,8 @@ class ReportSettings:
     min_depth: int | None = None
     batch_size: int = 1024
     dtype: str = "float32"
+    fillers: tuple[str, ...] = DEFAULT_FILLERS
+    by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -54,13 +60,15 @@ class ConsistencyFigures:
 
 @dataclass(frozen=True)
 class ModelResult:
-    """One model's row of both tables: AUC per dataset and split, CCΔ / LER per dataset."""
+    """One model's row of every table: AUC per dataset and split, CCΔ / LER per dataset, and its figures on
+    judged sets from files (`benchmarks`)."""
 
     label: str
     spec: str
     probability_mapping: str
     auc: dict[str, dict[str, AucInterval]]
     consistency: dict[str, ConsistencyFigures]
+    benchmarks: tuple[Figure, ...] = ()
 
     @property
     def thesis(self) -> ThesisFigures | None:
@@ -112,9 +120,19 @@ def consistency_figures(scorer: TripleScorer, settings: ReportSettings) -> dict[
 
 
 def evaluate_scorer(
-    request: ModelRequest, scorer: TripleScorer, settings: ReportSettings, consistency: bool = True
+    request: ModelRequest,
+    scorer: TripleScorer,
+    settings: ReportSettings,
+    consistency: bool = True,
+    judged: Sequence[JudgedSet] = (),
 ) -> ModelResult:
-    """AUC with bootstrap intervals on every half of Pep-3k and 20Q; CCΔ / LER too with `consistency`."""
+    """AUC with bootstrap intervals on every half of Pep-3k and 20Q; CCΔ / LER too with `consistency`; the
+    figures of each judged set (from files) too."""
     auc = auc_intervals(evaluate_auc(scorer, DATASETS, SPLITS), settings)
     figures = consistency_figures(scorer, settings) if consistency else {}
-    return ModelResult(request.label, request.spec, scorer.probability_mapping, auc, figures)
+    benchmarks = tuple(
+        figure
+        for one in judged
+        for figure in judged_figures(one, score_judged_set(scorer, one, settings.fillers), settings.by, settings.seed)
+    )
+    return ModelResult(request.label, request.spec, scorer.probability_mapping, auc, figures, benchmarks)

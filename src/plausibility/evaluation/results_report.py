@@ -14,6 +14,7 @@ from plausibility.evaluation.intervals import AucInterval
 from plausibility.evaluation.model_request import ModelRequest
 from plausibility.evaluation.report import Report
 from plausibility.evaluation.results import ModelResult
+from plausibility.version import __version__
 
 
 def _number(value: float | None, digits: int = 3) -> str:
@@ -71,6 +72,23 @@ def consistency_markdown(models: Sequence[ModelResult]) -> str:
     return _table(header, rows)
 
 
+def benchmarks_markdown(models: Sequence[ModelResult]) -> str:
+    """The judged sets from files: a column group per benchmark (its figures over all events), a row per model."""
+    columns = list(
+        dict.fromkeys((f.benchmark, f.figure) for model in models for f in model.benchmarks if f.group == "all")
+    )
+    header = ["model", *(f"{benchmark} {figure}" for benchmark, figure in columns)]
+    rows = []
+    for model in models:
+        found = {(f.benchmark, f.figure): f for f in model.benchmarks if f.group == "all"}
+        cells = []
+        for key in columns:
+            figure = found.get(key)
+            cells.append(_interval(AucInterval(figure.value, figure.low, figure.high)) if figure else "–")
+        rows.append([model.label, *cells])
+    return _table(header, rows)
+
+
 CONSISTENCY_NOTE = (
     "CCΔ is on each scorer's own probabilities, as in the thesis; the scale-free CCΔ is the same mean on each "
     "cell's percentile rank among all distinct abstractions scored for that half, so a scorer whose "
@@ -104,6 +122,13 @@ def report_markdown(report: Report) -> str:
             "Lexicon of each model's grids:\n"
             + "\n".join(f"- **{model.label}**: {_lexicon_text(model)}" for model in report.models if model.consistency),
         ]
+    if any(model.benchmarks for model in report.models):
+        parts += [
+            "## Other benchmarks (higher is better; [95% bootstrap interval])",
+            benchmarks_markdown(report.models),
+            "Each file is used whole (split `all`); settings are never chosen on it. AUC against binary labels, "
+            "Spearman and Pearson against ratings, pairwise accuracy of typical against atypical events.",
+        ]
     parts.append(
         "## Models\n"
         + "\n".join(
@@ -122,8 +147,10 @@ def report_json(report: Report) -> dict:
     for model in report.models:
         entry = asdict(model)
         entry["thesis"] = asdict(model.thesis) if model.thesis else None
+        entry["benchmarks"] = [{k: None if v != v else v for k, v in asdict(f).items()} for f in model.benchmarks]
         models.append(entry)
-    return {"settings": asdict(report.settings), "models": models, "skipped": report.skipped}
+    settings = asdict(report.settings)
+    return {"plausibility_version": __version__, "settings": settings, "models": models, "skipped": report.skipped}
 
 
 # --- the AUC chart ----------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from pathlib import Path
 from plausibility.atomic import atomic_write_text
 from plausibility.errors import PlausibilityError
 from plausibility.evaluation.intervals import AucInterval
+from plausibility.evaluation.judged_figures import Figure
 from plausibility.evaluation.model_request import ModelRequest
 from plausibility.evaluation.results import ConsistencyFigures, ModelResult
 from plausibility.scorers.spec import fingerprint, parse_spec
@@ -46,6 +47,7 @@ class SavedResults:
                     for dataset, halves in row["auc"].items()
                 },
                 {dataset: ConsistencyFigures(**v) for dataset, v in row["consistency"].items()},
+                tuple(Figure(**figure) for figure in row.get("benchmarks", ())),
             )
         except (KeyError, TypeError):
             return None  # written by an older layout: measured again and overwritten
@@ -64,4 +66,5 @@ class SavedResults:
             built_from = fingerprint(parse_spec(request.spec))
         except PlausibilityError:  # not a SPEC this version reads: never matches a saved row
             built_from = None
-        return {"label": request.label, "spec": request.spec, **conditions, "fingerprint": built_from}
+        key = {"label": request.label, "spec": request.spec, **conditions, "fingerprint": built_from}
+        return json.loads(json.dumps(key))  # as a saved key reads back: tuples as lists

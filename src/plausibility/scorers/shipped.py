@@ -95,3 +95,27 @@ def model_card(name: str) -> str:
     if not card.is_file():
         raise ResourceMissingError(f"{name}: its folder has no {CARD}; reinstall plausibility")
     return card.read_text(encoding="utf-8")
+
+
+def shipped_versions(spec: str) -> dict[str, str]:
+    """The version of every shipped model a SPEC names, however deep (a shipped ensemble's members too).
+
+    Result files record it beside the package's version, so a figure names the exact models it measured.
+    """
+    from plausibility.scorers.spec import ScorerSpec, parse_spec
+
+    versions: dict[str, str] = {}
+
+    def visit(part: ScorerSpec) -> None:
+        if part.inner is not None:
+            visit(part.inner)
+        for member in part.members:
+            visit(member)
+        if part.kind == "shipped" and part.source and part.source not in versions:
+            folder = model_folder(part.source)
+            versions[part.source] = str(_config(folder).get("version", "unversioned"))
+            if (written := ensemble_spec(folder)) is not None:
+                visit(parse_spec(written))
+
+    visit(parse_spec(spec))
+    return dict(sorted(versions.items()))

@@ -1,0 +1,149 @@
+"""A judged set: events with human judgements read from any table, and which figures those judgements allow.
+
+A table (TSV, CSV, JSONL or Parquet) has `subject`, `verb`, `object` columns and one or more judgement
+columns; what they hold decides the figures (`kinds`):
+
+- `label` (0 or 1 on every row): plausible or not, so ROC-AUC;
+- `rating` (a number on every row): a graded judgement, so Spearman's and Pearson's correlations;
+- `pair` with `label`: events sharing a pair id are a typical (1) and an atypical (0) event, so the share of
+  pairs the scorer orders right (pairwise accuracy) instead of AUC.
+
+A subject or object left empty makes the row a partial event (a verb and one argument, as in selectional-
+preference sets): it is scored with the empty slot filled by each of a set of generic nouns. Every other
+column is kept, so figures can be split by it (`--by`).
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import pandas as pd
+
+from plausibility.errors import DataFormatError, ResourceMissingError
+
+Kind = Literal["label", "rating", "pairs"]
+WORD_COLUMNS = ("subject", "verb", "object")
+_READERS = {
+    ".tsv": lambda path: pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False, quoting=3),
+    ".csv": lambda path: pd.read_csv(path, dtype=str, keep_default_na=False),
+    ".jsonl": lambda path: pd.read_json(path, lines=True, dtype=False),
+    ".parquet": pd.read_parquet,
+}
+# Rows named in one error message before "and N more".
+_SHOWN = 5
+
+
+@dataclass(frozen=True)
+class JudgedSet:
+    """Judged events of one benchmark split, with the kinds of figure their judgements allow.
+
+    Attributes:
+        name: the benchmark (`pep3k`, a file's stem, ...).
+        split: `valid`, `test`, or `all` for a set used whole.
+        table: one row per event: subject, verb, object (an empty subject or object: a partial event), the
+            judgement columns, and any others (for `--by`).
+        kinds: what the judgements allow, in the order figures are given.
+    """
+
+    name: str
+    split: str
+    table: pd.DataFrame
+    kinds: tuple[Kind, ...]
+
+    def groups(self, by: str) -> list[tuple[str, "JudgedSet"]]:
+        """The set split by the values of column `by`, in sorted order, as `(value, subset)`."""
+        if by not in self.table.columns:
+            known = ", ".join(c for c in self.table.columns if c not in (*WORD_COLUMNS, "label", "rating", "pair"))
+            raise DataFormatError(f"{self.name}: no column {by!r} to split by; its other columns: {known or 'none'}")
+        return [
+            (str(value), JudgedSet(self.name, self.split, rows.reset_index(drop=True), self.kinds))
+            for value, rows in self.table.groupby(self.table[by].astype(str), sort=True)
+        ]
+
+
+def _rows(numbers: Sequence[int]) -> str:
+    """Data rows as a reader counts them: 1-based, after any header."""
+    shown = ", ".join(str(number) for number in numbers[:_SHOWN])
+    return shown + (f" and {len(numbers) - _SHOWN} more" if len(numbers) > _SHOWN else "")
+
+
+def _check_words(path: Path, table: pd.DataFrame) -> None:
+    for column in WORD_COLUMNS:
+        if column not in table.columns:
+            raise DataFormatError(f"{path}: no {column!r} column; give subject, verb, object and a label or rating")
+        table[column] = table[column].fillna("").astype(str).str.strip().str.lower()
+    no_verb = (table["verb"] == "").to_numpy().nonzero()[0] + 1
+    if len(no_verb):
+        raise DataFormatError(f"{path}: rows {_rows(no_verb)} have no verb; every event needs one")
+    both_empty = ((table["subject"] == "") & (table["object"] == "")).to_numpy().nonzero()[0] + 1
+    if len(both_empty):
+        raise DataFormatError(f"{path}: rows {_rows(both_empty)} have neither subject nor object; give at least one")
+
+
+def _check_label(path: Path, table: pd.DataFrame) -> None:
+    labels = table["label"].astype(str).str.strip()
+    bad = (~labels.isin(["0", "1"])).to_numpy().nonzero()[0] + 1
+    if len(bad):
+        raise DataFormatError(f"{path}: label must be 0 or 1, not so in rows {_rows(bad)}")
+    table["label"] = labels.astype(int)
+
+
+def _check_rating(path: Path, table: pd.DataFrame) -> None:
+    ratings = pd.to_numeric(table["rating"], errors="coerce")
+    bad = ratings.isna().to_numpy().nonzero()[0] + 1
+    if len(bad):
+        raise DataFormatError(f"{path}: rating must be a number, not so in rows {_rows(bad)}")
+    table["rating"] = ratings.astype(float)
+
+
+def _check_pairs(path: Path, table: pd.DataFrame) -> None:
+    table["pair"] = table["pair"].astype(str).str.strip()
+    for pair, rows in table.groupby("pair", sort=True):
+        if sorted(rows["label"].tolist()) != [0, 1]:
+            numbers = (rows.index.to_numpy() + 1).tolist()
+            raise DataFormatError(
+                f"{path}: pair {pair!r} (rows {_rows(numbers)}) must hold exactly one typical (label 1) and one "
+                "atypical (label 0) event"
+            )
+
+
+def read_judged_set(path: Path, name: str | None = None) -> JudgedSet:
+    """A table of judged events; its kind is read from its columns (see the module docstring).
+
+    Raises:
+        DataFormatError: an unknown format, no judgement column, a bad label or rating, or a pair that is not
+            one typical and one atypical event; the message names the rows.
+    """
+    if not path.is_file():
+        raise ResourceMissingError(f"{path}: no such file; give a table of subject, verb, object and a judgement")
+    reader = _READERS.get(path.suffix.lower())
+    if reader is None:
+        raise DataFormatError(f"{path}: unknown table format {path.suffix!r}; use {', '.join(_READERS)}")
+    try:
+        table = reader(path)
+    except (ValueError, OSError, UnicodeDecodeError) as error:
+        raise DataFormatError(
+            f"{path}: not a readable {path.suffix[1:]} table ({str(error).splitlines()[0]})"
+        ) from error
+    table.columns = [str(column).strip().lower() for column in table.columns]
+    if table.empty:
+        raise DataFormatError(f"{path}: no events; give one row per event")
+    _check_words(path, table)
+    kinds: list[Kind] = []
+    if "label" in table.columns:
+        _check_label(path, table)
+        if "pair" in table.columns:
+            _check_pairs(path, table)
+            kinds.append("pairs")
+        else:
+            kinds.append("label")
+    if "rating" in table.columns:
+        _check_rating(path, table)
+        kinds.append("rating")
+    if not kinds:
+        raise DataFormatError(
+            f"{path}: no judgement column; add label (0/1: AUC), rating (a number: Spearman, Pearson) or "
+            "pair and label (one typical and one atypical event per pair: pairwise accuracy)"
+        )
+    return JudgedSet(name or path.stem, "all", table.reset_index(drop=True), tuple(kinds))

@@ -1,0 +1,133 @@
+"""Figures of judged sets on hand-computed scores: AUC, Spearman / Pearson, pairwise accuracy, groups, fillers."""
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.stats import pearsonr, spearmanr
+
+from plausibility.benchmarks.judged_set import read_judged_set
+from plausibility.evaluation.judged_figures import judged_figures
+from plausibility.evaluation.judged_scores import score_judged_set
+from plausibility.triple import Triple
+
+SCORES = {
+    "person eat apple": 3.0,
+    "dog eat bone": 1.0,
+    "stone eat apple": 2.0,
+    "person read book": 0.5,
+    "book read person": 0.5,  # tied with a plausible event: counts one half
+    "child drink stone": 0.0,
+    "person eat bread": 5.0,
+    "thing eat bread": 1.0,
+    "person read person": -1.0,
+    "person read thing": 0.0,
+    "dog chase cat": 1.0,
+    "cat chase dog": 1.0,
+    "child read book": 0.0,
+    "book read child": 0.5,
+}
+
+
+class KnownScores:
+    """A scorer whose score of each event is fixed above, and that counts what it is asked to score."""
+
+    probability_mapping = "none"
+    lexicon = None
+
+    def __init__(self) -> None:
+        self.asked: list[Triple] = []
+
+    def score(self, triples: Sequence[Triple]) -> np.ndarray:
+        self.asked += list(triples)
+        return np.array([SCORES[str(triple)] for triple in triples])
+
+    def to_probability(self, scores: np.ndarray) -> np.ndarray:
+        return scores
+
+
+def _figures(path: Path, by: Sequence[str] = ()) -> dict[tuple[str, str], object]:
+    judged = read_judged_set(path)
+    figures = judged_figures(judged, score_judged_set(KnownScores(), judged), by)
+    return {(figure.group, figure.figure): figure for figure in figures}
+
+
+def test_auc_over_all_events_and_per_group_is_the_hand_computed_one(fixtures: Path) -> None:
+    figures = _figures(fixtures / "judged" / "labelled.tsv", by=["relation"])
+    # plausible 3, 1, 0.5 against implausible 2, 0.5, 0: wins 3 + 2 + 1.5 of 9 pairs
+    assert figures[("all", "auc")].value == pytest.approx(6.5 / 9)
+    assert figures[("all", "auc")].n == 6 and figures[("all", "auc")].low <= 6.5 / 9 <= figures[("all", "auc")].high
+    assert figures[("relation=food", "auc")].value == pytest.approx(0.5)  # 3 > 2, 1 < 2
+    assert figures[("relation=thing", "auc")].value == pytest.approx(0.75)  # 0.5 ties 0.5, beats 0
+    assert sorted(figures) == [("all", "auc"), ("relation=food", "auc"), ("relation=thing", "auc")]
+
+
+def test_a_partial_event_scores_as_the_mean_over_its_fillers(fixtures: Path) -> None:
+    judged = read_judged_set(fixtures / "judged" / "rated.csv")
+    scorer = KnownScores()
+    scores = score_judged_set(scorer, judged, fillers=("person", "thing"))
+    filled = KnownScores().score([Triple("person", "eat", "bread"), Triple("thing", "eat", "bread")]).mean()
+    assert scores.tolist() == [3.0, 1.0, 2.0, filled, (SCORES["person read person"] + SCORES["person read thing"]) / 2]
+    assert len(scorer.asked) == len(set(scorer.asked)) == 7  # each distinct triple once, in one call
+
+
+def test_correlations_with_ratings_are_scipys(fixtures: Path) -> None:
+    figures = _figures(fixtures / "judged" / "rated.csv")
+    scores, ratings = [3.0, 1.0, 2.0, 3.0, -0.5], [4.5, 4.0, 1.0, 3.5, 2.0]
+    assert figures[("all", "spearman")].value == pytest.approx(spearmanr(scores, ratings).statistic)
+    assert figures[("all", "pearson")].value == pytest.approx(pearsonr(scores, ratings).statistic)
+    assert figures[("all", "spearman")].n == 5
+
+
+def test_pairwise_accuracy_counts_a_tie_as_one_half(fixtures: Path) -> None:
+    figures = _figures(fixtures / "judged" / "pairs.jsonl")
+    # pair a: 3 > 2 right; pair b: 1 = 1 a tie; pair c: 0 < 0.5 wrong
+    assert figures[("all", "pairwise_accuracy")].value == pytest.approx(0.5)
+    assert figures[("all", "pairwise_accuracy")].n == 3 and set(figures) == {("all", "pairwise_accuracy")}
+
+
+def test_evaluate_runs_files_beside_the_benchmarks_in_one_table(
+    fixtures: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from plausibility.cli import main
+
+    spec = f"ngram:{fixtures / 'ngram_triples.tsv'}"
+    data = [fixtures / "judged" / name for name in ("labelled.tsv", "rated.csv", "pairs.jsonl")]
+    arguments = ["evaluate", "--model", spec, "--benchmarks", "pep3k", "--splits", "test", "--by", "relation"]
+    arguments += [argument for path in data for argument in ("--data", str(path))]
+    assert main([*arguments, "--output", str(tmp_path / "out"), "--dump-scores", str(tmp_path / "scores.tsv")]) == 0
+    figures = json.loads((tmp_path / "out" / "metrics.json").read_text())["figures"]
+    rows = [(f["benchmark"], f["split"], f["group"], f["figure"]) for f in figures]
+    assert rows == [
+        ("pep3k", "test", "all", "auc"),
+        ("labelled", "all", "all", "auc"),
+        ("labelled", "all", "relation=food", "auc"),
+        ("labelled", "all", "relation=thing", "auc"),
+        ("rated", "all", "all", "spearman"),
+        ("rated", "all", "all", "pearson"),
+        ("pairs", "all", "all", "pairwise_accuracy"),
+    ]
+    assert json.loads((tmp_path / "out" / "metrics.json").read_text())["fillers"] == ["person", "thing"]
+    dumped = (tmp_path / "scores.tsv").read_text().splitlines()
+    assert len(dumped) == 1 + 1531 + 6 + 5 + 6
+    assert dumped[-7].endswith("\tperson,thing")  # rated.csv's partial events name their fillers
+    assert "| labelled | all | relation=food | auc |" in (tmp_path / "out" / "metrics.md").read_text()
+    assert "relation" in capsys.readouterr().out
+
+
+def test_evaluate_refuses_a_malformed_file_before_loading_any_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from plausibility.cli import main
+
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("pair\tsubject\tverb\tobject\tlabel\np\tcat\teat\tfish\t1\np\tdog\teat\tfish\t1\n")
+    assert main(["evaluate", "--model", "no-such-model", "--data", str(bad), "--output", str(tmp_path / "o")]) == 1
+    assert capsys.readouterr().err == (
+        f"plausibility evaluate: error: {bad}: pair 'p' (rows 1, 2) must hold exactly one typical (label 1) and one "
+        "atypical (label 0) event\n"
+    )
+    assert not (tmp_path / "o").exists()
