@@ -19,6 +19,14 @@ from transformers import (
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--record-examples",
+        action="store_true",
+        help="write the docs examples' actual outputs into their pages (tests/test_docs_examples.py)",
+    )
+
+
 @pytest.fixture
 def fixtures() -> Path:
     return FIXTURES

@@ -5,6 +5,7 @@ remove its own; the next write to the same NAME removes every sibling whose proc
 so stale partials do not pile up. A new file or folder gets the permissions the umask gives any new one.
 """
 
+import errno
 import os
 import secrets
 import shutil
@@ -17,6 +18,30 @@ from typing import IO
 from plausibility.errors import OutputPathError
 
 _SUFFIX = ".partial"
+# Errors of writing that are the machine's, not a bug: one line names the path and the cause.
+_WRITE_FAILURES = {
+    errno.ENOSPC: "no space left on the device",
+    errno.EDQUOT: "the disk quota is exceeded",
+    errno.EFBIG: "the file is larger than this process may write (a size limit)",
+    errno.EROFS: "the file system is read-only",
+    errno.EIO: "an input/output error of the device",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "the operation is not permitted",
+}
+
+
+def write_failure(path: Path, error: BaseException) -> OutputPathError | None:
+    """The one-line error for an OSError raised while writing `path`, or None for an error of another kind.
+
+    Every writer turns its write errors into this: the atomic writer (and so the table writer, the shard and
+    artefact writers, exports and reports), training's checkpoints and the spool of standard input.
+    """
+    if not isinstance(error, OSError) or error.errno not in _WRITE_FAILURES:
+        return None
+    where = (
+        error.filename if isinstance(error.filename, str) and not Path(error.filename).name.startswith(".") else path
+    )
+    return OutputPathError(f"{where}: cannot be written: {_WRITE_FAILURES[error.errno]}; nothing was written there")
 
 
 def _owner() -> str:
@@ -75,8 +100,10 @@ def atomic_path(path: Path, folder: bool = False) -> Iterator[Path]:
         raise OutputPathError(f"{path}: cannot write there ({error.strerror}); choose a writable path") from error
     try:
         yield staging
-    except BaseException:
+    except BaseException as error:
         _remove(staging)
+        if (failure := write_failure(path, error)) is not None:
+            raise failure from error
         raise
     old = path.parent / f".{path.name}.{_owner()}.old{secrets.token_hex(4)}{_SUFFIX}"
     try:

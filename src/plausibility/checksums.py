@@ -24,3 +24,10 @@ def tree_sha256(path: Path) -> str:
     files = sorted(file for file in path.rglob("*") if file.is_file())
     listing = "".join(f"{file_sha256(file)}  {file.relative_to(path).as_posix()}\n" for file in files)
     return hashlib.sha256(listing.encode()).hexdigest()
+
+
+def tree_stamps(path: Path) -> tuple[tuple[str, int, int], ...]:
+    """The size and modification time of a file, or of every file below a folder: cheap to take, and changed by
+    any rewrite, so what was loaded can be told from what is on disk now."""
+    files = [path] if path.is_file() else sorted(file for file in path.rglob("*") if file.is_file())
+    return tuple((str(file), file.stat().st_size, file.stat().st_mtime_ns) for file in files)

@@ -13,6 +13,10 @@ class ResourceMissingError(PlausibilityError):
     """An offline model, corpus or data file is not installed; the message says how to install it."""
 
 
+class ResourceChangedError(PlausibilityError):
+    """A file a loaded model was built from changed on disk while the model was in use; load it again."""
+
+
 class DataFormatError(PlausibilityError):
     """A data file is malformed; the message names the file and line."""
 
@@ -34,3 +38,10 @@ class IncompatibleCheckpointError(PlausibilityError):
 
 class DeviceUnavailableError(PlausibilityError):
     """A device was asked for that this machine does not have; the message names it and the alternatives."""
+
+
+class Terminated(KeyboardInterrupt):
+    """The process was asked to stop (SIGTERM, as a scheduler stops a job): handled as Ctrl-C is, exit 143.
+
+    A KeyboardInterrupt, so everything that cleans up after Ctrl-C (partial outputs, worker pools) does so here.
+    """

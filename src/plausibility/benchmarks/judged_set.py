@@ -21,6 +21,7 @@ from typing import Literal
 import pandas as pd
 
 from plausibility.errors import DataFormatError, ResourceMissingError
+from plausibility.triple import word_problem
 
 Kind = Literal["label", "rating", "pairs"]
 WORD_COLUMNS = ("subject", "verb", "object")
@@ -73,6 +74,10 @@ def _check_words(path: Path, table: pd.DataFrame) -> None:
         if column not in table.columns:
             raise DataFormatError(f"{path}: no {column!r} column; give subject, verb, object and a label or rating")
         table[column] = table[column].fillna("").astype(str).str.strip().str.lower()
+    for column in WORD_COLUMNS:
+        garbled = [number + 1 for number, word in enumerate(table[column]) if word_problem(word) is not None]
+        if garbled:
+            raise DataFormatError(f"{path}: rows {_rows(garbled)} hold a control character in their {column}")
     no_verb = (table["verb"] == "").to_numpy().nonzero()[0] + 1
     if len(no_verb):
         raise DataFormatError(f"{path}: rows {_rows(no_verb)} have no verb; every event needs one")

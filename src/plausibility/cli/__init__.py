@@ -1,6 +1,7 @@
 """The `plausibility` command: one thin subcommand per public entry point."""
 
 import argparse
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -18,7 +19,7 @@ from plausibility.cli import (
     train,
     verbosity,
 )
-from plausibility.errors import CommandLineError, PlausibilityError
+from plausibility.errors import CommandLineError, PlausibilityError, Terminated
 from plausibility.version import __version__
 
 # Each module adds one subparser whose `run(args) -> int` calls the Python API and renders the result.
@@ -34,6 +35,8 @@ exit codes:
   2    the command line itself is wrong (an unknown option, a missing argument, options that do not go
        together): usage or one line on stderr
   130  interrupted (Ctrl-C)
+  143  terminated (SIGTERM, as schedulers send before killing a job); cleaned up as for Ctrl-C; `fit` saves
+       last.ckpt first, so `--ckpt_path` resumes it
 
 output: results go to stdout; notes, warnings, errors and progress bars (on a terminal only) to stderr."""
 
@@ -56,10 +59,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; user errors become one line on stderr and exit code 1."""
     args = build_parser().parse_args(argv)
     verbosity.configure(args.verbose - args.quiet)
+    previous = signal.signal(signal.SIGTERM, _terminate)  # SIGTERM unwinds like Ctrl-C: partials are removed
     try:
         return args.run(args)
     except CommandLineError as error:
@@ -68,6 +76,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PlausibilityError as error:
         print(f"plausibility {args.command}: error: {error}", file=sys.stderr)
         return 1
+    except Terminated:
+        print(f"plausibility {args.command}: terminated", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print(f"plausibility {args.command}: interrupted", file=sys.stderr)
         return 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)

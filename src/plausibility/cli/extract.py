@@ -2,7 +2,6 @@
 
 import argparse
 import logging
-import signal
 import time
 from pathlib import Path
 
@@ -78,13 +77,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     negatives.set_defaults(run=run_negatives)
 
 
-def _terminate(signum: int, frame: object) -> None:
-    # Turn SIGTERM into KeyboardInterrupt so the worker pool is shut down and finished shards are kept.
-    raise KeyboardInterrupt
-
-
 def run(args: argparse.Namespace) -> int:
-    signal.signal(signal.SIGTERM, _terminate)
     console = Console(stderr=True)
     started = time.monotonic()
     with Progress(

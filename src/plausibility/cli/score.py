@@ -170,6 +170,7 @@ def _score_file(args: argparse.Namespace, scorer: "Scorer", explaining: bool) ->
 def run(args: argparse.Namespace) -> int:
     from plausibility.api import load_scorer
     from plausibility.query.explain import explains_itself
+    from plausibility.scorers.shipped import describe_model, shipped_versions
 
     _check(args)
     scorer = load_scorer(args.model, min_depth=args.min_depth, **load_options(args))
@@ -181,7 +182,8 @@ def run(args: argparse.Namespace) -> int:
     if explaining:
         (explanation,) = scorer.explain([args.words], top=args.top, as_given=args.as_given)
     if args.json:
-        record = {**record, "model": scorer.spec, "probability_mapping": scorer.probability_mapping}
+        record = {**record, "model": scorer.spec, "shipped_models": shipped_versions(scorer.spec)}
+        record["probability_mapping"] = scorer.probability_mapping
         if explanation is not None:
             record["explanation"] = {
                 "best": str(explanation.best),
@@ -191,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(record, ensure_ascii=False))
         return 0
     console = Console()
-    console.print(f"model: {scorer.spec}", highlight=False, soft_wrap=True)
+    console.print(f"model: {describe_model(scorer.spec)}", highlight=False, soft_wrap=True)
     console.print(f"probability: {scorer.probability_mapping}", highlight=False, soft_wrap=True)
     # One triple: a field per line, so no column is cut to fit the terminal however many the scorer adds.
     table = Table()

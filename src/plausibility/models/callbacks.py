@@ -1,9 +1,15 @@
 """Checkpointing for `plausibility fit`: the best checkpoint by validation AUC, and always the latest state."""
 
+import threading
 from typing import Any
 
 from lightning.pytorch import LightningModule, Trainer
 from lightning.pytorch.callbacks import ModelCheckpoint
+from lightning.pytorch.utilities.exceptions import SIGTERMException
+
+# Set while a run's training loop runs, when Lightning's own SIGTERM handler is in place: a SIGTERM then stops the
+# run after the batch it is in, once `last.ckpt` is saved, instead of at once.
+TRAINING = threading.Event()
 
 
 class BestAndLastModelCheckpoint(ModelCheckpoint):
@@ -13,7 +19,8 @@ class BestAndLastModelCheckpoint(ModelCheckpoint):
     final validation was not its best kept an older `last.ckpt`: evaluating the trained model, or resuming
     its schedule, silently went back to that step. This one also refreshes `last.ckpt` after every
     validation, every `last_every_n_steps` optimizer steps, and when training ends, so a run killed
-    between validations resumes from at most that many steps back.
+    between validations resumes from at most that many steps back. A run stopped by SIGTERM (a scheduler
+    pre-empting it) saves `last.ckpt` at the step it stops after, so `--ckpt_path` resumes it exactly.
     """
 
     def __init__(
@@ -48,12 +55,23 @@ class BestAndLastModelCheckpoint(ModelCheckpoint):
             # A validation ending at this step must still save its top-k checkpoint (and last.ckpt again).
             self._last_global_step_saved = saved
 
+    def on_train_start(self, trainer: Trainer, pl_module: LightningModule) -> None:
+        super().on_train_start(trainer, pl_module)
+        TRAINING.set()
+
+    def on_exception(self, trainer: Trainer, pl_module: LightningModule, exception: BaseException) -> None:
+        super().on_exception(trainer, pl_module, exception)
+        TRAINING.clear()
+        if isinstance(exception, SIGTERMException):  # raised between batches: the state is a step's end
+            self._refresh_last(trainer)
+
     def on_validation_end(self, trainer: Trainer, pl_module: LightningModule) -> None:
         super().on_validation_end(trainer, pl_module)
         self._refresh_last(trainer)
 
     def on_train_end(self, trainer: Trainer, pl_module: LightningModule) -> None:
         super().on_train_end(trainer, pl_module)
+        TRAINING.clear()
         self._refresh_last(trainer)
 
     def _refresh_last(self, trainer: Trainer) -> None:

@@ -1,6 +1,7 @@
 """Training entry point: LightningCLI over the plausibility system and the pairs data, errors in one line."""
 
 import logging
+import signal
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -12,8 +13,11 @@ import torch
 from jsonargparse import ArgumentError
 from lightning.fabric.utilities.exceptions import MisconfigurationException
 from lightning.pytorch.cli import LightningArgumentParser, LightningCLI
+from lightning.pytorch.utilities.exceptions import SIGTERMException
 
-from plausibility.errors import DataFormatError, PlausibilityError, ResourceMissingError
+from plausibility.atomic import write_failure
+from plausibility.errors import DataFormatError, PlausibilityError, ResourceMissingError, Terminated
+from plausibility.models.callbacks import TRAINING
 from plausibility.models.datamodule import PairsDataModule
 from plausibility.models.run_folder import place_in_run_folder, refuse_reuse, run_root
 from plausibility.models.system import PlausibilityModule
@@ -109,8 +113,16 @@ def _one_line(message: str) -> str:
     return " ".join(line.strip() for line in message.splitlines() if line.strip())
 
 
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM before the training loop runs stops at once; within it, Lightning's own handler (called first)
+    stops the run after its batch, and `BestAndLastModelCheckpoint` saves `last.ckpt` there."""
+    if not TRAINING.is_set():
+        raise Terminated
+
+
 def run_lightning(subcommand: str, arguments: Sequence[str]) -> int:
     """Run one LightningCLI subcommand with its own arguments (`--config`, `--trainer.*`, `--ckpt_path`)."""
+    signal.signal(signal.SIGTERM, _terminate)
     # The arguments are the command line's own, handed on after the subcommand was read from it.
     warnings.filterwarnings("ignore", message="LightningCLI's args parameter is intended")
     # Errors are raised, not printed after a page of usage: main() prints them as one line (usage: --help).
@@ -130,6 +142,12 @@ def run_lightning(subcommand: str, arguments: Sequence[str]) -> int:
         raise PlausibilityError(f"{_one_line(str(error))} (the options: plausibility {subcommand} --help)") from error
     except MisconfigurationException as error:
         raise PlausibilityError(f"{_one_line(str(error))}; check the --trainer options") from error
+    except SIGTERMException:
+        raise Terminated from None
+    except OSError as error:  # a checkpoint or log that cannot be written: a full disk, a quota, a read-only folder
+        if (failure := write_failure(Path(error.filename or "."), error)) is not None:
+            raise failure from error
+        raise
     if subcommand == "fit" and cli.trainer.is_global_zero:
         logging.getLogger(__name__).info(_where_it_went(cli.trainer))  # a note: -q leaves it out
     return 0

@@ -117,8 +117,9 @@ def export_model(
         calibration_pairs: training pairs drawn (seeded) to fit a `pairs` calibration on; 0 for none.
         pairs: the pairs file to draw them from; default the run's own, else the bundled one.
         seed: seed of the calibration slice and of the bootstrap.
-        name, version, summary: what the card and `plausibility models` call it (default: the folder's name,
-            1.0, and a line on what it is).
+        name: what the card and `plausibility models` call it (default: the folder's name).
+        version: its version on the card and in `plausibility models`.
+        summary: what it is, in one line (default: from its config).
         trained_by: the commit and command that trained it, for the card (a checkpoint does not record them).
     """
     target = Path(target)

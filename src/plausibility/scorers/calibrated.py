@@ -6,8 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from plausibility.errors import PlausibilityError
-from plausibility.scorers.calibration import Calibration
+from plausibility.scorers.calibration import Calibration, NotMonotoneError
 from plausibility.scorers.protocol import GridSearcher, HeldOutScorer, SenseScorer, TripleScorer, held_out_scores
 from plausibility.triple import Triple
 
@@ -27,7 +26,7 @@ class CalibratedScorer:
 
     def __init__(self, scorer: TripleScorer, calibration: Calibration | Callable[[], Calibration] | None) -> None:
         self.scorer = scorer
-        self._calibration: Calibration | Callable[[], Calibration] | PlausibilityError | None = calibration
+        self._calibration: Calibration | Callable[[], Calibration] | NotMonotoneError | None = calibration
 
     @property
     def lexicon(self) -> "TrainingLexicon | None":
@@ -39,7 +38,7 @@ class CalibratedScorer:
         if callable(self._calibration):
             try:
                 self._calibration = self._calibration()
-            except PlausibilityError as error:
+            except NotMonotoneError as error:
                 logging.getLogger(__name__).warning("%s; its own probabilities are kept", error)
                 self._calibration = error
         return self._calibration if isinstance(self._calibration, Calibration) else None
@@ -48,7 +47,7 @@ class CalibratedScorer:
     def probability_mapping(self) -> str:
         if self.calibration is not None:
             return self.calibration.describe()
-        if isinstance(self._calibration, PlausibilityError):
+        if isinstance(self._calibration, NotMonotoneError):
             return f"{self.scorer.probability_mapping} (not calibrated: {self._calibration})"
         return self.scorer.probability_mapping
 

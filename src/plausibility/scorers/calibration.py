@@ -22,6 +22,11 @@ from plausibility.errors import DataFormatError, PlausibilityError
 from plausibility.scorers.protocol import HeldOutScorer, TripleScorer, held_out_scores
 from plausibility.triple import Triple
 
+
+class NotMonotoneError(PlausibilityError):
+    """A scorer ranks the negative events above the positive ones: no increasing map can calibrate it."""
+
+
 # What the labels of a fit were: attested vs pseudo-negative training pairs, or human judgements.
 CalibrationTarget = Literal["pairs", "judgements"]
 
@@ -102,7 +107,7 @@ def fit_platt(
     slope = float(model.coef_[0, 0]) / spread
     intercept = float(model.intercept_[0]) - slope * centre
     if not slope > 0:
-        raise PlausibilityError(
+        raise NotMonotoneError(
             f"{fitted_on}: fitted slope {slope:.3g} is not positive (the scorer does not rank the positive events "
             "above the negative ones); a monotone calibration needs a better model"
         )

@@ -14,12 +14,13 @@ import re
 from pathlib import Path
 
 from plausibility.checksums import file_sha256
+from plausibility.errors import ResourceChangedError
 from plausibility.resources.paths import bundled_pairs, cache_dir, data_dir, shipped_models
 from plausibility.scorers.calibrated import calibrate, is_calibrated
 from plausibility.scorers.calibration import Calibration, fit_calibration
 from plausibility.scorers.protocol import HeldOutScorer, TripleScorer
 from plausibility.scorers.shipped import CALIBRATION, ensemble_spec
-from plausibility.scorers.spec import ScorerSpec, canonical, fingerprint, parse_spec
+from plausibility.scorers.spec import ScorerSpec, canonical, fingerprint, parse_spec, stamps
 
 # What a scorer without a calibration of its own is fitted on: a seeded slice of the bundled training pairs.
 DEFAULT_CALIBRATION_PAIRS = 1000
@@ -45,17 +46,29 @@ def shipped_calibration(spec: ScorerSpec) -> Calibration | None:
     return Calibration.load(path) if path.is_file() else None
 
 
-def calibration_for(spec: ScorerSpec, scorer: TripleScorer) -> Calibration:
+def calibration_for(
+    spec: ScorerSpec, scorer: TripleScorer, loaded_from: tuple[tuple[str, int, int], ...] | None = None
+) -> Calibration:
     """The calibration of SPEC's scorer: shipped with the package, cached from an earlier fit, or fitted now.
 
     A fit is cached under the cache folder, keyed by the scorer's `fingerprint` (its canonical SPEC and the
     content of every file it names) and by the content of the pairs it was fitted on, so a retrained
     checkpoint or a rebuilt training set is fitted afresh. A model trained on the bundled pairs has seen
     part of the slice; an exported folder's own calibration says how much.
+
+    Args:
+        loaded_from: the `stamps` of the files the scorer was built from, when it was built: a file changed
+            since (a model retrained or re-exported in place) fails here, rather than fit the old model and
+            cache the fit under the new files' content.
     """
     shipped = shipped_calibration(spec)
     if shipped is not None:
         return shipped
+    if loaded_from is not None and stamps(spec) != loaded_from:
+        changed = sorted({path for path, *_ in set(loaded_from) ^ set(stamps(spec))})
+        raise ResourceChangedError(
+            f"{changed[0]}: changed on disk since the model was loaded from it; load the model again"
+        )
     pairs = bundled_pairs()
     held_out = isinstance(scorer, HeldOutScorer)  # keyed apart from in-sample fits
     key = json.dumps([fingerprint(spec), file_sha256(pairs), DEFAULT_CALIBRATION_PAIRS, held_out])
@@ -70,8 +83,10 @@ def calibration_for(spec: ScorerSpec, scorer: TripleScorer) -> Calibration:
 def calibrated(spec: ScorerSpec, scorer: TripleScorer) -> TripleScorer:
     """SPEC's scorer with calibrated probabilities: its own calibration if it has one, else `calibration_for`'s.
 
-    The calibration is found (or fitted) the first time a probability is asked for.
+    The calibration is found (or fitted) the first time a probability is asked for, from the files as they were
+    when the scorer was built.
     """
     if is_calibrated(scorer):
         return scorer
-    return calibrate(scorer, lambda: calibration_for(spec, scorer))
+    loaded_from = stamps(spec)
+    return calibrate(scorer, lambda: calibration_for(spec, scorer, loaded_from))

@@ -19,7 +19,7 @@ from plausibility.scorers.calibration import Calibration
 from plausibility.scorers.calibration_store import calibrated, calibration_for
 from plausibility.scorers.protocol import GridSearcher, TripleScorer
 from plausibility.scorers.shipped import CALIBRATION, DEFAULT_MODEL, ensemble_spec, model_folder
-from plausibility.scorers.spec import ScorerKind, ScorerSpec, parse_spec
+from plausibility.scorers.spec import ScorerKind, ScorerSpec, parse_spec, stamps
 
 # Sequences per forward pass of a language model when the options name none.
 LM_BATCH_SIZE = 32
@@ -150,7 +150,10 @@ def _build(
     if not calibrate_probabilities:
         return uncalibrated(scorer)
     own = _own_calibration(spec, member)
-    return calibrate(scorer, own if own is not None else lambda: calibration_for(spec, scorer))
+    if own is not None:
+        return calibrate(scorer, own)
+    loaded_from = stamps(spec)
+    return calibrate(scorer, lambda: calibration_for(spec, scorer, loaded_from))
 
 
 def build_scorer(

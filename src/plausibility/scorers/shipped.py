@@ -31,7 +31,7 @@ class ShippedModel:
         spec: for an ensemble, the SPEC it is built from; None for a trained net.
         summary: what it is, in one line.
         test_auc: `{"pep3k": auc, "20q": auc}` on the test halves, from its measured figures.
-        size: bytes of its folder (an ensemble's members ship in their own folders).
+        size: bytes of its folder and of every shipped model it loads (an ensemble's members' folders).
     """
 
     name: str
@@ -77,7 +77,8 @@ def shipped_model(name: str) -> ShippedModel:
     config = _config(folder)
     figures = json.loads((folder / EVALUATION).read_text(encoding="utf-8")) if (folder / EVALUATION).is_file() else {}
     test_auc = {key.split("/")[0]: value["estimate"] for key, value in figures.items() if key.endswith("/test")}
-    size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+    folders = [model_folder(loaded) for loaded in shipped_versions(name)]
+    size = sum(path.stat().st_size for loaded in folders for path in loaded.rglob("*") if path.is_file())
     return ShippedModel(
         name,
         str(config.get("version", "unversioned")),
@@ -119,3 +120,12 @@ def shipped_versions(spec: str) -> dict[str, str]:
 
     visit(parse_spec(spec))
     return dict(sorted(versions.items()))
+
+
+def describe_model(spec: str) -> str:
+    """A SPEC as results name it: a shipped model with its version (`default 1.0`), any other with the versions
+    of the shipped models it reads (`ensemble:roberta+zero-shot (roberta 1.1)`)."""
+    versions = shipped_versions(spec)
+    if spec in versions:
+        return f"{spec} {versions[spec]}"
+    return f"{spec} ({', '.join(f'{name} {version}' for name, version in versions.items())})" if versions else spec

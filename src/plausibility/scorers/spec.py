@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Literal, cast
 
 from plausibility.baselines.zero_shot import ZERO_SHOT_VARIANTS, ZeroShotVariant
-from plausibility.checksums import tree_sha256
+from plausibility.checksums import tree_sha256, tree_stamps
 from plausibility.errors import PlausibilityError, ResourceMissingError, UnknownNameError
 from plausibility.resources.paths import bundled_triples, data_dir, shipped_models
 
@@ -212,3 +212,8 @@ def fingerprint(spec: ScorerSpec) -> str:
     """
     files = {str(path): tree_sha256(path) if path.exists() else None for path in named_files(spec)}
     return hashlib.sha256(json.dumps([str(canonical(spec)), files], sort_keys=True).encode()).hexdigest()
+
+
+def stamps(spec: ScorerSpec) -> tuple[tuple[str, int, int], ...]:
+    """The size and modification time of every file the SPEC names (see `named_files`)."""
+    return tuple(stamp for path in named_files(spec) if path.exists() for stamp in tree_stamps(path))
