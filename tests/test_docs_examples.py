@@ -1,0 +1,150 @@
+"""Every shell example of the README and the docs runs, and prints what the page says it prints.
+
+An example is a ```console block: lines starting with `$ ` are commands (continued on lines starting with `> `,
+as a shell shows a here-document), run in order by bash in a fresh folder (one per block, so a block's files
+are its own), and the lines below each command are its standard output
+(standard error only where the command says `2>&1`). In the expected output, a line `...` stands for any
+number of lines and `...` inside a line for any text; trailing spaces do not count. A last line `(exit N)`
+expects that exit code instead of 0. A block preceded by `<!-- not run: REASON -->` is not run (a GPU, a
+cluster, an install); `tests/test_docs_examples.py::test_the_examples_not_run_are_few_and_say_why` lists them.
+
+`pytest tests/test_docs_examples.py --record-examples` writes each command's actual output into the page
+instead (review the diff, then put `...` where output varies from run to run).
+"""
+
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[1]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+_BLOCK = re.compile(r"(?P<marker><!-- not run: (?P<reason>[^>]*) -->\n)?```console\n(?P<body>.*?)```", re.S)
+_EXIT = re.compile(r"^\(exit (\d+)\)$")
+SKIPPED_AT_MOST = 12
+
+
+@dataclass
+class Command:
+    line: str
+    expected: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Example:
+    page: Path
+    start: int  # offset of the block's body in the page
+    body: str
+    commands: list[Command]
+    skipped: str | None
+
+    @property
+    def name(self) -> str:
+        line = self.page.read_text(encoding="utf-8")[: self.start].count("\n") + 1
+        return f"{self.page.relative_to(ROOT)}:{line}"
+
+
+def _examples() -> list[Example]:
+    found = []
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for match in _BLOCK.finditer(text):
+            commands: list[Command] = []
+            for line in match.group("body").splitlines():
+                if line.startswith("$ "):
+                    commands.append(Command(line[2:]))
+                elif line.startswith("> ") and commands and not commands[-1].expected:
+                    commands[-1].line += "\n" + line[2:]
+                elif commands:
+                    commands[-1].expected.append(line)
+            found.append(Example(page, match.start("body"), match.group("body"), commands, match.group("reason")))
+    return found
+
+
+def _matches(expected: list[str], actual: list[str]) -> bool:
+    """Whether `actual` lines fit `expected`, where `...` alone spans any lines and `...` in a line any text."""
+    if not expected:
+        return not actual
+    head, rest = expected[0], expected[1:]
+    if head == "...":
+        return any(_matches(rest, actual[i:]) for i in range(len(actual) + 1))
+    if not actual:
+        return False
+    pattern = ".*".join(re.escape(part) for part in head.split("..."))
+    return re.fullmatch(pattern, actual[0]) is not None and _matches(rest, actual[1:])
+
+
+def _environment() -> dict[str, str]:
+    """The user's environment with this interpreter's `plausibility` first, and a fixed terminal width."""
+    bin_folder = str(Path(sys.executable).parent)
+    return {
+        **os.environ,
+        "PATH": f"{bin_folder}{os.pathsep}{os.environ.get('PATH', '')}",
+        "COLUMNS": "110",  # rich tables lay out the same on every machine
+        "PYTHONWARNINGS": "ignore",
+    }
+
+
+EXAMPLES = _examples()
+
+
+@pytest.mark.slow
+@pytest.mark.integration
+@pytest.mark.parametrize("example", [e for e in EXAMPLES if e.skipped is None], ids=lambda e: e.name)
+def test_each_example_prints_what_its_page_says(
+    example: Example, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    recording = request.config.getoption("--record-examples")
+    outputs = []
+    for command in example.commands:
+        expected_exit = 0
+        expected = [line.rstrip() for line in command.expected]
+        while expected and not expected[-1]:
+            expected.pop()
+        if expected and (code := _EXIT.match(expected[-1])):
+            expected_exit = int(code.group(1))
+            expected = expected[:-1]
+        done = subprocess.run(
+            ["bash", "-c", command.line],
+            cwd=tmp_path,
+            env=_environment(),
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        actual = [line.rstrip() for line in done.stdout.splitlines()]
+        if recording:
+            outputs.append((command.line, actual, done.returncode))
+            continue
+        where = f"{example.name}: `{command.line}`"
+        assert done.returncode == expected_exit, f"{where} exited {done.returncode}\n{done.stderr[-2000:]}"
+        assert _matches(expected, actual), f"{where} printed:\n" + "\n".join(actual)
+    if recording:
+        _record(example, outputs)
+
+
+def _record(example: Example, outputs: list[tuple[str, list[str], int]]) -> None:
+    """Write the actual outputs into the page, in place of the block's body."""
+    lines = []
+    for command, actual, code in outputs:
+        first, *more = command.split("\n")
+        lines += [f"$ {first}", *(f"> {line}" for line in more), *actual, *([f"(exit {code})"] if code else [])]
+    text = example.page.read_text(encoding="utf-8")  # earlier blocks of the page may have been rewritten
+    example.page.write_text(text.replace(example.body, "\n".join(lines) + "\n", 1), encoding="utf-8")
+
+
+def test_the_examples_not_run_are_few_and_say_why() -> None:
+    skipped = [(e.name, e.skipped) for e in EXAMPLES if e.skipped is not None]
+    assert len(skipped) <= SKIPPED_AT_MOST, skipped
+    assert all(reason.strip() for _, reason in skipped)
+    assert sum(len(e.commands) for e in EXAMPLES if e.skipped is None) >= 30  # the docs show what they say
+
+
+def test_the_matcher_reads_ellipses_as_the_pages_mean_them() -> None:
+    assert _matches(["a", "...", "d"], ["a", "b", "c", "d"]) and _matches(["a", "...", "b"], ["a", "b"])
+    assert _matches(["score ... s"], ["score 0.25 s"]) and not _matches(["score ... s"], ["scores 0.25"])
+    assert not _matches(["a"], ["a", "b"]) and not _matches(["a", "b"], ["a"])
