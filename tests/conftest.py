@@ -1,5 +1,5 @@
-"""Shared fixtures: everything runs offline on the CPU; tiny random RoBERTa and BERT encoders, and a tiny Llama
-decoder, as local folders."""
+"""Shared fixtures: everything runs offline on the CPU; tiny random RoBERTa and BERT encoders, a tiny Llama
+decoder, and a tiny causal and masked LM, as local folders."""
 
 from pathlib import Path
 
@@ -8,7 +8,10 @@ import torch
 from tokenizers import Tokenizer, models, pre_tokenizers, processors
 from transformers import (
     BertConfig,
+    BertForMaskedLM,
     BertModel,
+    GPT2Config,
+    GPT2LMHeadModel,
     LlamaConfig,
     LlamaModel,
     PreTrainedTokenizerFast,
@@ -115,3 +118,47 @@ def build_decoder(folder: Path) -> Path:
 @pytest.fixture(scope="session")
 def decoder_backbone(tmp_path_factory: pytest.TempPathFactory) -> str:
     return str(build_decoder(tmp_path_factory.mktemp("llama")))
+
+
+LM_WORDS = "the The a dog cat person bone air helium dentist eat breathe chase .".split()
+
+
+def _word_tokenizer(specials: list[str], template: str | None) -> Tokenizer:
+    vocab = {word: index for index, word in enumerate([*specials, *LM_WORDS])}
+    backend = Tokenizer(models.WordLevel(vocab, unk_token=specials[0]))
+    backend.pre_tokenizer = pre_tokenizers.Whitespace()
+    if template:
+        backend.post_processor = processors.TemplateProcessing(
+            single=template, special_tokens=[(name, vocab[name]) for name in ("[CLS]", "[SEP]")]
+        )
+    return backend
+
+
+@pytest.fixture(scope="session")
+def lm_folders(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A tiny random causal LM and masked LM, saved as local folders a SPEC can name."""
+    root = tmp_path_factory.mktemp("lms")
+    torch.manual_seed(0)
+    end = "<|endoftext|>"
+    causal = PreTrainedTokenizerFast(tokenizer_object=_word_tokenizer([end], None), bos_token=end, eos_token=end)
+    GPT2LMHeadModel(GPT2Config(vocab_size=len(causal), n_embd=32, n_layer=2, n_head=4, n_positions=64)).save_pretrained(
+        root / "causal"
+    )
+    causal.save_pretrained(root / "causal")
+    specials = ["[UNK]", "[PAD]", "[CLS]", "[SEP]", "[MASK]"]
+    masked = PreTrainedTokenizerFast(
+        tokenizer_object=_word_tokenizer(specials, "[CLS] $A [SEP]"),
+        **dict(zip(("unk_token", "pad_token", "cls_token", "sep_token", "mask_token"), specials, strict=True)),
+    )
+    config = BertConfig(
+        vocab_size=len(masked),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=37,
+        max_position_embeddings=64,
+        pad_token_id=1,
+    )
+    BertForMaskedLM(config).save_pretrained(root / "masked")
+    masked.save_pretrained(root / "masked")
+    return {"causal": root / "causal", "masked": root / "masked"}

@@ -164,7 +164,12 @@ def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> Demo
             batch_size=settings.load.batch_size or LM_BATCH_SIZE, device=settings.load.device, dtype=settings.load.dtype
         )
         lieder, _ = run_suite(suite, scorer=lm, limit=settings.lieder_limit, seed=settings.seed)
-        write_suite_report(lieder, suite.resolved, {"lm": "offline default"}, output / "lieder")
+        write_suite_report(
+            {"offline default": lieder},
+            suite.resolved,
+            {"offline default": {"lm": "offline default"}},
+            output / "lieder",
+        )
 
     overall = [row for row in lieder.results if not row.group]
     # The distance-effect rows are statistics with no right answer: they stay out of the mean.

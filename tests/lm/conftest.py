@@ -123,5 +123,11 @@ def masked_scorer(masked_model: RobertaForMaskedLM, masked_tokenizer: PreTrained
 
 
 @pytest.fixture
+def original_pll_scorer(masked_model: RobertaForMaskedLM, masked_tokenizer: PreTrainedTokenizerFast) -> MaskedLMScorer:
+    """Salazar et al.'s PLL: each token masked alone."""
+    return MaskedLMScorer.from_model(masked_model, masked_tokenizer, batch_size=4, pll="original")
+
+
+@pytest.fixture
 def straddling_scorer(straddling_tokenizer: PreTrainedTokenizerFast) -> CausalLMScorer:
     return CausalLMScorer.from_model(tiny_causal_lm("gpt2", len(straddling_tokenizer)), straddling_tokenizer)

@@ -1,8 +1,11 @@
+import copy
+
 import numpy as np
 import pytest
 import torch
+from transformers import RobertaForMaskedLM
 
-from plausibility.errors import DataFormatError, ResourceMissingError
+from plausibility.errors import DataFormatError, ResourceMissingError, UnknownNameError
 from plausibility.lm.masked import MaskedLMScorer
 from plausibility.lm.protocol import LanguageModelScorer
 
@@ -25,20 +28,69 @@ def test_is_a_language_model_scorer(masked_scorer: MaskedLMScorer) -> None:
     assert isinstance(masked_scorer, LanguageModelScorer)
 
 
-def test_pseudo_log_likelihood_masks_each_token_in_turn(masked_scorer: MaskedLMScorer) -> None:
-    tokenizer, model = masked_scorer.tokenizer, masked_scorer.model
+def test_pseudo_log_likelihood_masks_each_token_in_turn(original_pll_scorer: MaskedLMScorer) -> None:
+    tokenizer, model = original_pll_scorer.tokenizer, original_pll_scorer.model
     text = "The cat catches the mouse."
     ids = tokenizer(text).input_ids
     assert ids[0] == tokenizer.cls_token_id and ids[-1] == tokenizer.sep_token_id  # never scored
     expected = [direct_masked(model, ids, [p], [p], tokenizer.mask_token_id)[0] for p in range(1, len(ids) - 1)]
 
-    (tokens,) = masked_scorer.token_logprobs([text])
+    (tokens,) = original_pll_scorer.token_logprobs([text])
     np.testing.assert_allclose(tokens, expected, atol=1e-4)
-    assert masked_scorer.text_logprob([text])[0] == pytest.approx(sum(expected), abs=1e-4)
-    assert masked_scorer.text_logprob([text], reduction="mean")[0] == pytest.approx(np.mean(expected), abs=1e-4)
+    assert original_pll_scorer.text_logprob([text])[0] == pytest.approx(sum(expected), abs=1e-4)
+    assert original_pll_scorer.text_logprob([text], reduction="mean")[0] == pytest.approx(np.mean(expected), abs=1e-4)
 
 
-def test_conditional_masks_only_the_continuation(masked_scorer: MaskedLMScorer) -> None:
+def test_word_l2r_masks_the_later_pieces_of_the_word(masked_model: RobertaForMaskedLM, masked_tokenizer) -> None:
+    # Weights drawn wide, so that what a mask hides moves the predictions well beyond rounding.
+    config = copy.deepcopy(masked_model.config)
+    config.initializer_range = 1.0
+    torch.manual_seed(0)
+    model = RobertaForMaskedLM(config).eval()
+    masked_scorer = MaskedLMScorer.from_model(model, masked_tokenizer)
+    original_pll_scorer = MaskedLMScorer.from_model(model, masked_tokenizer, pll="original")
+    tokenizer, mask = masked_tokenizer, masked_tokenizer.mask_token_id
+    text = "The person breathes the air."
+    encoded = tokenizer(text)
+    ids = encoded.input_ids
+    # The tiny vocabulary splits " person" into six pieces, " breathes" into four and " air" into two.
+    assert tokenizer.convert_ids_to_tokens(ids)[1:-1] == [
+        "The", "Ġ", "p", "er", "s", "o", "n", "Ġb", "re", "athe", "s", "Ġthe", "Ġa", "ir", ".",
+    ]  # fmt: skip
+    # Each piece is scored with the later pieces of its word masked too: the first sees no other piece.
+    masks = {p: list(range(p, 8)) for p in range(2, 8)} | {p: list(range(p, 12)) for p in range(8, 12)}
+    masks |= {1: [1], 12: [12], 13: [13, 14], 14: [14], 15: [15]}
+    expected = [direct_masked(model, ids, masks[p], [p], mask)[0] for p in range(1, len(ids) - 1)]
+
+    (word_l2r,) = masked_scorer.token_logprobs([text])
+    (original,) = original_pll_scorer.token_logprobs([text])
+    np.testing.assert_allclose(word_l2r, expected, atol=1e-4)
+    assert masked_scorer.pll == "word-l2r" and original_pll_scorer.pll == "original"
+    # A word's last piece, and a word of one piece, are scored alike by both metrics; its other pieces are not.
+    alike = [p - 1 for p, masked in masks.items() if masked == [p]]
+    unlike = [p - 1 for p, masked in masks.items() if masked != [p]]
+    np.testing.assert_allclose(word_l2r[alike], original[alike], atol=1e-6)
+    assert np.all(np.abs(word_l2r[unlike] - original[unlike]) > 1e-2)
+
+
+def test_an_unknown_pll_metric_is_refused(masked_scorer: MaskedLMScorer) -> None:
+    with pytest.raises(UnknownNameError, match="unknown PLL metric 'within_word'; known: original, word-l2r"):
+        MaskedLMScorer.from_model(masked_scorer.model, masked_scorer.tokenizer, pll="within_word")
+
+
+def test_a_long_text_scores_alike_in_batches_of_1_7_and_64(masked_scorer: MaskedLMScorer) -> None:
+    text = " ".join(["John owns a dog but Mark doesn't own a dog."] * 5)  # more masked copies than a batch holds
+    assert len(masked_scorer.tokenizer(text).input_ids) > 64
+    model, tokenizer = masked_scorer.model, masked_scorer.tokenizer
+    scores = [
+        MaskedLMScorer.from_model(model, tokenizer, batch_size=size).token_logprobs([text])[0] for size in (1, 7, 64)
+    ]
+    np.testing.assert_allclose(scores[1], scores[0], atol=1e-5)
+    np.testing.assert_allclose(scores[2], scores[0], atol=1e-5)
+
+
+def test_conditional_masks_only_the_continuation(original_pll_scorer: MaskedLMScorer) -> None:
+    masked_scorer = original_pll_scorer
     tokenizer, model = masked_scorer.tokenizer, masked_scorer.model
     context, continuation = "John owns a dog.", "The dog is very cute."
     encoded = tokenizer(f"{context} {continuation}", return_offsets_mapping=True)
@@ -93,3 +145,12 @@ def test_bad_input_fails_with_a_clear_message(masked_scorer: MaskedLMScorer) -> 
 def test_a_tokenizer_without_a_mask_token_is_refused(masked_scorer: MaskedLMScorer, causal_tokenizer) -> None:
     with pytest.raises(ResourceMissingError, match="has no mask token"):
         MaskedLMScorer.from_model(masked_scorer.model, causal_tokenizer)
+
+
+def test_a_bert_head_scores_only_the_masked_positions_alike(lm_folders: dict) -> None:
+    # BERT's head is `cls`, RoBERTa's `lm_head`: both are run on the scored positions alone.
+    scorer = MaskedLMScorer(str(lm_folders["masked"]), device="cpu", pll="original")
+    tokenizer, model = scorer.tokenizer, scorer.model
+    ids = tokenizer("the dog chase the cat .").input_ids
+    expected = [direct_masked(model, ids, [p], [p], tokenizer.mask_token_id)[0] for p in range(1, len(ids) - 1)]
+    np.testing.assert_allclose(scorer.token_logprobs(["the dog chase the cat ."])[0], expected, atol=1e-5)

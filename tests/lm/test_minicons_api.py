@@ -123,9 +123,47 @@ def test_causal_ranks_count_the_more_probable_tokens(causal_scorer: CausalLMScor
     assert ranks.tolist() == expected
 
 
-def test_masked_names_equal_minicons_and_our_own_verbs(
-    masked_scorer: MaskedLMScorer, minicons_masked: MiniconsMaskedLMScorer
+@pytest.mark.parametrize(("pll", "theirs"), [("word-l2r", "within_word_l2r"), ("original", "original")])
+def test_masked_pll_metrics_equal_minicons(
+    masked_scorer: MaskedLMScorer, minicons_masked: MiniconsMaskedLMScorer, pll: str, theirs: str
 ) -> None:
+    ours = MaskedLMScorer.from_model(masked_scorer.model, masked_scorer.tokenizer, batch_size=4, pll=pll)
+    np.testing.assert_allclose(
+        ours.sequence_score(TEXTS, reduction=total),
+        minicons_masked.sequence_score(TEXTS, reduction=total, PLL_metric=theirs),
+        atol=1e-4,
+    )
+    np.testing.assert_allclose(
+        ours.conditional_score(PREFIXES, STIMULI, reduction=total),
+        minicons_masked.conditional_score(PREFIXES, STIMULI, reduction=total, PLL_metric=theirs),
+        atol=1e-4,
+    )
+
+
+def test_causal_word_scores_with_the_correction_equal_minicons(
+    causal_scorer: CausalLMScorer, minicons_causal: IncrementalLMScorer
+) -> None:
+    # minicons' corrected token scores, summed over the tokens of each word between spaces.
+    theirs = minicons_causal.token_score(TEXTS, bos_token=True, bow_correction=True)
+    ours = causal_scorer.word_score(TEXTS)
+    for text, their_row, our_row in zip(TEXTS, theirs, ours, strict=True):
+        words = text.split()
+        assert [word for word, _ in our_row] == words
+        pieces = iter(their_row[1:])  # after the unscored start token
+        expected = []
+        for word in words:
+            spelled, total_score = "", 0.0
+            while spelled.replace("Ġ", " ").strip() != word:
+                token, score = next(pieces)
+                spelled, total_score = spelled + token, total_score + score
+            expected.append(total_score)
+        np.testing.assert_allclose([score for _, score in our_row], expected, atol=1e-4)
+
+
+def test_masked_names_equal_minicons_and_our_own_verbs(
+    original_pll_scorer: MaskedLMScorer, minicons_masked: MiniconsMaskedLMScorer
+) -> None:
+    masked_scorer = original_pll_scorer  # minicons' default metric
     mean = masked_scorer.sequence_score(TEXTS)
     np.testing.assert_allclose(mean, minicons_masked.sequence_score(TEXTS), atol=1e-4)
     np.testing.assert_allclose(mean, masked_scorer.text_logprob(TEXTS, reduction="mean"), atol=1e-4)

@@ -52,7 +52,7 @@ def test_a_folder_is_read_file_by_file_in_name_order(three: Path):
 
 def test_accuracy_overall_then_per_field_then_per_uid(three: Path):
     result, used = run_suite(load_suite("blimp", data=three), scores=fixture_scores())
-    assert len(used) == 16
+    assert len(used.scores) == 16
     assert figures(result) == [
         ("all", 8, 0.75),
         ("field=morphology", 6, 5 / 6),
@@ -75,7 +75,7 @@ def test_selecting_uids_and_fields(three: Path):
         ("UID=anaphor_gender_agreement", 2, 0.5),
         ("UID=npi_present_1", 2, 0.5),
     ]
-    assert len(used) == 8
+    assert len(used.scores) == 8
     both, _ = run_suite(
         suite, scores=fixture_scores(), where={"field": ["morphology"], "UID": ["determiner_noun_agreement_1"]}
     )
@@ -137,7 +137,7 @@ def test_the_plot_has_a_bar_per_field_and_per_uid_and_the_overall_one_once(three
         ("good>bad per UID", list(UIDS)),
     ]
     assert [title for title, _, _ in _panels(result, per_group=False)] == ["all items"]
-    figure = accuracy_figure(result, per_group=True)
+    figure = accuracy_figure({"lm": result}, per_group=True)
     bars = [len(axis.patches) for axis in figure.axes]
     assert bars == [3, len(UIDS)]
     (legend,) = figure.legends  # one legend for the figure, above the panels

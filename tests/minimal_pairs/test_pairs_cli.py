@@ -112,3 +112,69 @@ def test_pairs_blimp_reports_each_field_and_uid(tmp_path: Path, capsys: pytest.C
     ]  # fmt: skip
     summary = json.loads((selected / "summary.json").read_text())
     assert summary["where"] == {"UID": ["anaphor_gender_agreement"], "field": ["morphology"]}
+
+
+def test_several_lms_give_one_report_equal_to_their_single_runs(tmp_path: Path, lm_folders: dict[str, Path]):
+    causal, masked = str(lm_folders["causal"]), str(lm_folders["masked"])
+    argv = ["pairs", "blimp", "--data", BLIMP_THREE]
+    assert main([*argv, "--lm", f"{causal},{masked}", "--dump-tokens", str(tmp_path / "tokens.csv"),
+                 "--output", str(tmp_path / "both")]) == 0  # fmt: skip
+    for name, lm in (("causal", causal), ("masked", masked)):
+        assert (
+            main([*argv, "--lm", lm, "--output", str(tmp_path / name), "--dump-scores", str(tmp_path / f"{name}.csv")])
+            == 0
+        )
+
+    both = json.loads((tmp_path / "both" / "summary.json").read_text())
+    assert both["lms"] == [causal, masked]
+    for name, lm in (("causal", causal), ("masked", masked)):
+        alone = json.loads((tmp_path / name / "summary.json").read_text())
+        assert both["by_lm"][lm] == alone
+        rows = [row for row in csv.DictReader((tmp_path / "both" / "results.csv").open()) if row["lm"] == lm]
+        assert rows == list(csv.DictReader((tmp_path / name / "results.csv").open()))
+        # Each text's tokens add up to the score it was compared by.
+        tokens = [row for row in csv.DictReader((tmp_path / "tokens.csv").open()) if row["lm"] == lm]
+        totals: dict[str, float] = {}
+        for row in tokens:
+            totals[row["id"]] = totals.get(row["id"], 0.0) + float(row["logprob"])
+        assert totals == pytest.approx(read_scores(tmp_path / f"{name}.csv"), abs=1e-9)
+    assert both["by_lm"][masked]["pll"] == "word-l2r" and both["by_lm"][causal]["pll"] is None
+
+
+def test_word_units_sum_the_tokens_of_each_word(tmp_path: Path, lm_folders: dict[str, Path]):
+    lm = str(lm_folders["causal"])
+    argv = ["pairs", "blimp", "--data", BLIMP_THREE, "--lm", lm]
+    assert main([*argv, "--unit", "word", "--dump-tokens", str(tmp_path / "words.csv"), "--output", str(tmp_path / "w"),
+                 "--dump-scores", str(tmp_path / "word_scores.csv")]) == 0  # fmt: skip
+    assert main([*argv, "--output", str(tmp_path / "t"), "--dump-scores", str(tmp_path / "token_scores.csv")]) == 0
+    words = list(csv.DictReader((tmp_path / "words.csv").open()))
+    first = [row["piece"] for row in words if row["id"] == "anaphor_gender_agreement_1_good"]
+    assert first == ["Katherine", "can't", "help", "herself."]
+    # This tokenizer marks no word start, so word scores are plain sums: the texts' scores do not move.
+    assert read_scores(tmp_path / "word_scores.csv") == pytest.approx(read_scores(tmp_path / "token_scores.csv"))
+    summary = json.loads((tmp_path / "w" / "summary.json").read_text())
+    assert (summary["unit"], summary["bow_correction"]) == ("word", False)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--pll", "original"], "--pll is for masked LMs and {causal} is causal; drop --pll"),
+        (["--lm", "{causal}"], "--lm names a model twice ({causal}, {causal}); name each once"),
+        (["--scores", "{scores}"], "--scores replaces the language model; drop --lm and --dump-tokens, or --scores"),
+        (["--unit", "word", "--slor-corpus", "{scores}"], "SLOR is a score per token"),
+    ],
+)
+def test_pairs_options_that_do_not_go_together_are_refused(
+    tmp_path: Path, lm_folders: dict[str, Path], capsys: pytest.CaptureFixture, extra: list[str], message: str
+):
+    scores = tmp_path / "scores.csv"
+    scores.write_text("id,logprob\nx,0\n")
+    causal = str(lm_folders["causal"])
+    names = {"causal": causal, "scores": str(scores)}
+    suite = ["anaphora_accessibility", "--experiment", "exp3"] if "--slor-corpus" in extra else ["blimp"]
+    extra = [part.format(**names) for part in extra]
+    assert main(["pairs", *suite, "--lm", causal, *extra, "--output", str(tmp_path / "out")]) == 1
+    error = capsys.readouterr().err
+    assert message.format(**names) in error and error.count("\n") == 1
+    assert not (tmp_path / "out").exists()

@@ -19,7 +19,8 @@ def offline_scorer():
 def test_lieder_with_the_offline_causal_lm_matches_scores_from_a_file(offline_scorer, fixtures: Path):
     suite = load_suite("lieder", data=fixtures / "minimal_pairs" / "lieder_two_items.jsonl")
     items = load_items(suite)
-    from_model, used = run_suite(suite, scorer=offline_scorer)
+    from_model, scored = run_suite(suite, scorer=offline_scorer)
+    used = scored.scores
     # The scores are log P(continuation | context), one per text id, as the scorer computes them directly.
     texts = [text for item in items for text in item.roles.values()]
     direct = offline_scorer.conditional_logprob([t.context for t in texts], [t.continuation for t in texts])
@@ -37,9 +38,9 @@ def test_lieder_with_the_offline_causal_lm_matches_scores_from_a_file(offline_sc
 def test_whole_text_scores_are_the_log_probability_of_the_sentence(offline_scorer, fixtures: Path):
     suite = load_suite("blimp", data=fixtures / "minimal_pairs" / "blimp_tiny.jsonl")
     texts = [text for item in load_items(suite) for text in item.roles.values()]
-    scores = score_texts(texts, offline_scorer, "text")
+    scores = score_texts(texts, offline_scorer, "text").scores
     expected = [token_logprobs.sum() for token_logprobs in offline_scorer.token_logprobs([t.full for t in texts])]
     np.testing.assert_allclose([scores[t.id] for t in texts], expected, atol=1e-4)
-    means = score_texts(texts[:1], offline_scorer, "conditional_mean")
+    means = score_texts(texts[:1], offline_scorer, "conditional_mean").scores
     whole = offline_scorer.token_logprobs([texts[0].continuation])[0]
     assert means[texts[0].id] == pytest.approx(whole.mean(), abs=1e-4)

@@ -13,7 +13,7 @@ def test_the_lieder_legend_explains_the_grey_bars_and_covers_no_bar(fixtures: Pa
     ids = [json.loads(line)["id"] for line in data.read_text().splitlines()]
     scores = {text_id: -1.0 if text_id.endswith("_sref") else -2.0 for text_id in ids}
     result, _ = run_suite(load_suite("lieder", "base", data=data), scores=scores)
-    figure = accuracy_figure(result)
+    figure = accuracy_figure({"lm": result})
     (axis,) = figure.axes
     bars = axis.patches
     grey = [bar for bar, row in zip(bars, [r for r in result.results if not r.group], strict=True)

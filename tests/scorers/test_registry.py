@@ -6,13 +6,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from tokenizers import Tokenizer, models, pre_tokenizers, processors
 from trained_models import TRIPLES, Saved
-from transformers import BertConfig, BertForMaskedLM, GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast
 
 from plausibility.baselines.ngram import NgramScorer
 from plausibility.baselines.zero_shot import ZeroShotScorer
-from plausibility.errors import DeviceUnavailableError, PlausibilityError, UnknownNameError
+from plausibility.errors import DataFormatError, DeviceUnavailableError, PlausibilityError, UnknownNameError
 from plausibility.lm.causal import CausalLMScorer
 from plausibility.lm.masked import MaskedLMScorer
 from plausibility.release.export import export_model
@@ -21,49 +19,6 @@ from plausibility.scorers.concept_max import ConceptMax
 from plausibility.scorers.net import NetScorer, SenseNetScorer
 from plausibility.scorers.registry import build_scorer
 from plausibility.triple import Triple
-
-WORDS = "the The a dog cat person bone air helium dentist eat breathe chase .".split()
-
-
-def _tokenizer(specials: list[str], template: str | None) -> Tokenizer:
-    vocab = {word: index for index, word in enumerate([*specials, *WORDS])}
-    backend = Tokenizer(models.WordLevel(vocab, unk_token=specials[0]))
-    backend.pre_tokenizer = pre_tokenizers.Whitespace()
-    if template:
-        backend.post_processor = processors.TemplateProcessing(
-            single=template, special_tokens=[(name, vocab[name]) for name in ("[CLS]", "[SEP]")]
-        )
-    return backend
-
-
-@pytest.fixture(scope="module")
-def lm_folders(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """A tiny random causal LM and masked LM, saved as local folders a SPEC can name."""
-    root = tmp_path_factory.mktemp("lms")
-    torch.manual_seed(0)
-    end = "<|endoftext|>"
-    causal = PreTrainedTokenizerFast(tokenizer_object=_tokenizer([end], None), bos_token=end, eos_token=end)
-    GPT2LMHeadModel(GPT2Config(vocab_size=len(causal), n_embd=32, n_layer=2, n_head=4, n_positions=64)).save_pretrained(
-        root / "causal"
-    )
-    causal.save_pretrained(root / "causal")
-    specials = ["[UNK]", "[PAD]", "[CLS]", "[SEP]", "[MASK]"]
-    masked = PreTrainedTokenizerFast(
-        tokenizer_object=_tokenizer(specials, "[CLS] $A [SEP]"),
-        **dict(zip(("unk_token", "pad_token", "cls_token", "sep_token", "mask_token"), specials, strict=True)),
-    )
-    config = BertConfig(
-        vocab_size=len(masked),
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        intermediate_size=37,
-        max_position_embeddings=64,
-        pad_token_id=1,
-    )
-    BertForMaskedLM(config).save_pretrained(root / "masked")
-    masked.save_pretrained(root / "masked")
-    return {"causal": root / "causal", "masked": root / "masked"}
 
 
 def test_each_spec_form_builds_its_kind_of_scorer(
@@ -88,6 +43,10 @@ def test_each_spec_form_builds_its_kind_of_scorer(
     assert type(causal) is ZeroShotScorer and causal.variant == "pmi" and type(causal.lm) is CausalLMScorer
     masked = own(f"zero-shot:{lm_folders['masked']}")
     assert type(masked) is ZeroShotScorer and masked.variant == "masked" and type(masked.lm) is MaskedLMScorer
+    assert masked.lm.pll == "word-l2r"
+    assert own(f"zero-shot:{lm_folders['masked']}@pmi?pll=original").lm.pll == "original"
+    with pytest.raises(DataFormatError, match="is a causal LM, which scores every token left to right"):
+        build_scorer(f"zero-shot:{lm_folders['causal']}?pll=original")
     assert uncalibrated(build_scorer(f"zero-shot:{lm_folders['causal']}@raw")).variant == "raw"
     wrapped = own(f"conceptmax:ngram:{triples}")
     assert type(wrapped) is ConceptMax and type(wrapped.searched) is NgramScorer

@@ -20,6 +20,8 @@ def test_each_form_parses_to_its_kind(tmp_path: Path) -> None:
     assert parse_spec("zero-shot:gpt2") == ScorerSpec("zero-shot", "gpt2")
     assert parse_spec("zero-shot:gpt2@raw") == ScorerSpec("zero-shot", "gpt2", "raw")
     assert parse_spec("zero-shot:@raw") == ScorerSpec("zero-shot", None, "raw")
+    assert parse_spec("zero-shot:bert@pmi?pll=original") == ScorerSpec("zero-shot", "bert", "pmi", "original")
+    assert parse_spec("zero-shot:?pll=original") == ScorerSpec("zero-shot", pll="original")
     assert parse_spec("glove-mlp:runs/g/last.ckpt") == ScorerSpec("glove-mlp", "runs/g/last.ckpt")
     assert parse_spec("runs/r/last.ckpt") == ScorerSpec("checkpoint", "runs/r/last.ckpt")
     assert parse_spec(str(folder)) == ScorerSpec("folder", str(folder))
@@ -45,6 +47,8 @@ def test_each_form_parses_to_its_kind(tmp_path: Path) -> None:
         "glove-mlp:g.ckpt",
         "x/last.ckpt",
         "zero-shot:@pmi-passive",
+        "zero-shot:bert?pll=original",
+        "zero-shot:@raw?pll=word-l2r",
         "roberta",
         "conceptmax",
         "conceptmax:uncalibrated:zero-shot:gpt2@masked",
@@ -63,8 +67,8 @@ def test_a_spec_prints_as_the_string_it_parses_from(text: str) -> None:
 def test_unknown_and_incomplete_forms_fail_in_one_line() -> None:
     known = (
         "<exported folder>, <path>.ckpt, conceptmax, conceptmax:<SPEC>, default, ensemble:[<W>*]<SPEC>+[<W>*]<SPEC>, "
-        "event:<SPEC>, glove-mlp:<path>.ckpt, "
-        "ngram[:<triples>], resnik[:<triples>], roberta, uncalibrated:<SPEC>, zero-shot[:<lm>][@<variant>]"
+        "event:<SPEC>, glove-mlp:<path>.ckpt, ngram[:<triples>], resnik[:<triples>], roberta, uncalibrated:<SPEC>, "
+        "zero-shot[:<lm>][@<variant>][?pll=<metric>]"
     )
     cases = {
         "nonsense": (UnknownNameError, f"unknown model 'nonsense'; known: {known}"),
@@ -72,6 +76,14 @@ def test_unknown_and_incomplete_forms_fail_in_one_line() -> None:
         "zero-shot:gpt2@best": (
             UnknownNameError,
             "unknown zero-shot variant 'best'; known: masked, pmi, pmi-passive, raw",
+        ),
+        "zero-shot:bert?pll=within_word": (
+            UnknownNameError,
+            "unknown PLL metric 'within_word'; known: original, word-l2r",
+        ),
+        "zero-shot:bert?metric=original": (
+            PlausibilityError,
+            "zero-shot option 'metric=original' is not known; the one option is ?pll=<metric>",
         ),
         "uncalibrated": (PlausibilityError, "uncalibrated needs the scorer to wrap, e.g. uncalibrated:zero-shot"),
         "uncalibrated:": (PlausibilityError, "uncalibrated needs the scorer to wrap, e.g. uncalibrated:zero-shot"),

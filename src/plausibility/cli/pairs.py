@@ -5,15 +5,22 @@ import logging
 import sys
 from importlib.metadata import version
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
 from plausibility.cli.arguments import add_load_options, load_options
 from plausibility.errors import PlausibilityError
+from plausibility.lm.protocol import DEFAULT_PLL, PLL_METRICS
 from plausibility.minimal_pairs.registry import METRICS
 from plausibility.minimal_pairs.suite_config import available_suites, load_suite
 from plausibility.resources.causal_lm import DEFAULT_CAUSAL_LM
 from plausibility.version import __version__
+
+if TYPE_CHECKING:
+    from plausibility.minimal_pairs.evaluate import SuiteResult
+    from plausibility.minimal_pairs.suite_config import SuiteConfig
+    from plausibility.minimal_pairs.text_scores import TextScores
 
 EPILOG = """examples:
   plausibility pairs lieder --experiment base --output outputs/lieder-base
@@ -23,11 +30,19 @@ EPILOG = """examples:
   plausibility pairs blimp --uid adjunct_island,wh_island --output outputs/blimp-islands
   plausibility pairs blimp --field morphology,semantics --limit 100 --output outputs/blimp-sample
   plausibility pairs blimp --device cuda --dtype bfloat16 --batch-size 128 --output outputs/blimp-bf16
+  plausibility pairs blimp --lm gpt2,EleutherAI/pythia-160m --limit 50 --output outputs/blimp-two-lms
+  plausibility pairs blimp --lm roberta-base --pll original --output outputs/blimp-roberta-original
+  plausibility pairs lieder --unit word --dump-tokens outputs/lieder/words.csv --output outputs/lieder-words
 
 A scores file is a CSV `id,logprob` with one row per text the suite scores (LIEDER: the data's `id` field,
 e.g. 1_dog_affirmative_negation_sref; other suites: the ids --dump-scores writes). The value is what the
 suite compares: log P(continuation | context), a whole text's log-probability, SLOR (anaphora exp3) or the
-mean token log-probability (ECBD)."""
+mean token log-probability (ECBD).
+
+--unit word scores a text by its words between spaces: a causal LM's word probabilities carry the
+beginning-of-word correction (Pimentel & Meister 2024) unless --no-bow-correction, and a mean (ECBD) is
+per word. A masked LM scores by pseudo-log-likelihood, each token masked with the later pieces of its word
+(--pll word-l2r, Kauf & Ivanova 2023) or alone (--pll original, Salazar et al. 2020)."""
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -41,12 +56,33 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     )
     parser.add_argument("suite", metavar="SUITE", help=f"one of {', '.join(available_suites())}, or a suite YAML")
     parser.add_argument("--experiment", help="experiment of the suite (default: the suite's first)")
-    parser.add_argument("--lm", default=DEFAULT_CAUSAL_LM, help="language model id or folder (default: %(default)s)")
+    parser.add_argument(
+        "--lm", type=_values, action="extend", metavar="LM",
+        help=f"language model id or folder; several, comma-separated or repeated, are scored on the same items "
+        f"into one report (default: {DEFAULT_CAUSAL_LM})",
+    )  # fmt: skip
     parser.add_argument("--kind", choices=("causal", "masked"), help="model kind (default: read from its config)")
+    parser.add_argument(
+        "--pll", choices=PLL_METRICS,
+        help=f"a masked LM's pseudo-log-likelihood: word-l2r masks a token with the later pieces of its word, "
+        f"original masks it alone (default: {DEFAULT_PLL})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--unit", choices=("token", "word"), default="token",
+        help="score texts by their tokens, or by their words between spaces (default: %(default)s)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--no-bow-correction", dest="bow_correction", action="store_false",
+        help="with --unit word, sum a causal LM's word tokens as they are, without the beginning-of-word correction",
+    )  # fmt: skip
     parser.add_argument("--metric", choices=sorted(METRICS), help="comparison metric (default: the suite's)")
     parser.add_argument("--limit", type=int, help="score at most N items per condition (a seeded sample)")
     parser.add_argument("--scores", type=Path, help="CSV id,logprob of precomputed scores instead of a model")
     parser.add_argument("--dump-scores", type=Path, help="write the per-text scores of this run as CSV id,logprob")
+    parser.add_argument(
+        "--dump-tokens", type=Path, metavar="CSV",
+        help="write each scored token's (--unit word: word's) value as CSV lm,id,position,piece,logprob",
+    )  # fmt: skip
     parser.add_argument("--data", type=Path, help="the suite's data file or folder (default: the vendored one)")
     for option, label in (("--uid", "UID"), ("--field", "field")):
         parser.add_argument(
@@ -75,18 +111,16 @@ def run(args: argparse.Namespace) -> int:
     # Scoring and reporting load SciPy and pandas: imported here, so `plausibility --help` and the other
     # commands start without them.
     from plausibility.minimal_pairs.readers import data_sha256
-    from plausibility.minimal_pairs.score_table import read_scores, write_scores
+    from plausibility.minimal_pairs.score_table import read_scores, write_scores, write_token_scores
     from plausibility.minimal_pairs.suite_report import results_table, write_suite_report
     from plausibility.minimal_pairs.suite_runner import run_suite
-    from plausibility.scorers.registry import LM_BATCH_SIZE
 
-    if args.limit is not None and args.limit < 1:
-        raise PlausibilityError(f"--limit must be a positive number of items, got {args.limit}")
+    _check(args)
     options = load_options(args) if args.scores is None else {}  # a missing device fails before any reading
     suite = load_suite(args.suite, args.experiment, args.metric, args.data)
     where = {label: values for label, values in (("UID", args.uid), ("field", args.field)) if values}
     per_group = args.per_group or suite.per_group
-    provenance: dict[str, object] = {
+    common: dict[str, object] = {
         "plausibility_version": __version__,
         "packages": {name: version(name) for name in ("numpy", "scipy", "torch", "transformers")},
         "data": str(suite.data),
@@ -95,31 +129,89 @@ def run(args: argparse.Namespace) -> int:
         "limit": args.limit,
         "seed": args.seed,
     }
+    runs, provenance, scored = {}, {}, {}
     if args.scores is not None:
-        result, used = run_suite(suite, scores=read_scores(args.scores), limit=args.limit, seed=args.seed, where=where)
-        provenance.update(scores_file=str(args.scores), lm=None)
+        label = str(args.scores)
+        runs[label], scored[label] = run_suite(
+            suite, scores=read_scores(args.scores), limit=args.limit, seed=args.seed, where=where
+        )
+        provenance[label] = {**common, "scores_file": label, "lm": None}
     else:
-        from plausibility.lm import load_lm_scorer
-
-        batch_size = options["batch_size"] or LM_BATCH_SIZE
-        scorer = load_lm_scorer(args.lm, args.kind, **{**options, "batch_size": batch_size})
-        slor = None
-        if suite.score == "slor":
-            from plausibility.lm.slor import SLOR, UnigramTable
-            from plausibility.minimal_pairs.unigram_corpus import suite_corpus
-
-            corpus = args.slor_corpus or suite_corpus()
-            slor = SLOR(scorer, UnigramTable.from_corpus(scorer.tokenizer, corpus)).score
-            provenance["slor_corpus"] = str(corpus)
-        result, used = run_suite(suite, scorer=scorer, slor=slor, limit=args.limit, seed=args.seed, where=where)
-        provenance.update(lm=args.lm, scores_file=None, dtype=args.dtype, batch_size=batch_size)
-    write_suite_report(result, suite.resolved, provenance, args.output, per_group)
+        for lm in args.lm or [DEFAULT_CAUSAL_LM]:
+            runs[lm], scored[lm], facts = _score_with(lm, suite, args, options, where)
+            provenance[lm] = {**common, **facts}
+    write_suite_report(runs, suite.resolved, provenance, args.output, per_group)
     if args.dump_scores is not None:
-        write_scores(used, args.dump_scores)
+        write_scores(
+            {text_id: value for lm in scored for text_id, value in scored[lm].scores.items()}, args.dump_scores
+        )
+    if args.dump_tokens is not None:
+        write_token_scores({lm: scores.pieces for lm, scores in scored.items()}, args.dump_tokens)
     # Wide when piped: a folded comparison name is hard to grep.
     console = Console(width=None if sys.stdout.isatty() else 160)
-    console.print(results_table(result, per_group=per_group))
-    for role, value in result.mean_scores.items():
-        console.print(f"mean score of {role!r} (per {suite.mean_score_by}, then overall): {value:.4f}")
+    console.print(results_table(runs, per_group=per_group))
+    for lm, result in runs.items():
+        for role, value in result.mean_scores.items():
+            of = f" with {lm}" if len(runs) > 1 else ""
+            console.print(f"mean score of {role!r}{of} (per {suite.mean_score_by}, then overall): {value:.4f}")
     logging.getLogger(__name__).info("report written to %s", args.output)
     return 0
+
+
+def _check(args: argparse.Namespace) -> None:
+    """Refuse what cannot go together before anything loads."""
+    if args.limit is not None and args.limit < 1:
+        raise PlausibilityError(f"--limit must be a positive number of items, got {args.limit}")
+    if args.scores is not None and (args.lm or args.dump_tokens):
+        raise PlausibilityError("--scores replaces the language model; drop --lm and --dump-tokens, or --scores")
+    if args.dump_scores is not None and args.lm and len(args.lm) > 1:
+        raise PlausibilityError("--dump-scores writes one model's scores; use --dump-tokens with several --lm")
+    if args.lm and len(set(args.lm)) < len(args.lm):
+        raise PlausibilityError(f"--lm names a model twice ({', '.join(args.lm)}); name each once")
+
+
+def _score_with(
+    lm: str, suite: "SuiteConfig", args: argparse.Namespace, options: dict, where: dict
+) -> "tuple[SuiteResult, TextScores, dict[str, object]]":
+    """One language model's result on the suite, its text scores, and what the report records of its run."""
+    from plausibility.lm import load_lm_scorer
+    from plausibility.lm.protocol import MaskedLanguageModel
+    from plausibility.minimal_pairs.suite_runner import run_suite
+    from plausibility.scorers.registry import LM_BATCH_SIZE
+
+    batch_size = options["batch_size"] or LM_BATCH_SIZE
+    pll = args.pll
+    if pll is not None:
+        from plausibility.lm.loading import guess_kind
+
+        if (args.kind or guess_kind(lm)) == "causal":
+            if len(args.lm or []) < 2:  # beside masked LMs, --pll is theirs
+                raise PlausibilityError(f"--pll is for masked LMs and {lm} is causal; drop --pll")
+            pll = None
+    scorer = load_lm_scorer(lm, args.kind, **{**options, "batch_size": batch_size}, pll=pll)
+    masked = isinstance(scorer, MaskedLanguageModel)
+    facts: dict[str, object] = {
+        "lm": lm,
+        "scores_file": None,
+        "dtype": args.dtype,
+        "batch_size": batch_size,
+        "pll": scorer.pll if masked else None,  # type: ignore[attr-defined]
+        "unit": args.unit,
+        # applied only where it means something: a causal LM's words, with a tokenizer that marks word starts
+        "bow_correction": args.unit == "word"
+        and args.bow_correction
+        and getattr(scorer, "word_start_ids", None) is not None,
+    }
+    slor = None
+    if suite.score == "slor":
+        from plausibility.lm.slor import SLOR, UnigramTable
+        from plausibility.minimal_pairs.unigram_corpus import suite_corpus
+
+        corpus = args.slor_corpus or suite_corpus()
+        slor = SLOR(scorer, UnigramTable.from_corpus(scorer.tokenizer, corpus)).score  # type: ignore[attr-defined]
+        facts["slor_corpus"] = str(corpus)
+    result, scored = run_suite(
+        suite, scorer=scorer, slor=slor, limit=args.limit, seed=args.seed, where=where, unit=args.unit,
+        bow_correction=args.bow_correction, keep_pieces=args.dump_tokens is not None,
+    )  # fmt: skip
+    return result, scored, facts

@@ -12,9 +12,10 @@ import torch
 from plausibility.devices import DType, resolve_device, resolve_dtype
 from plausibility.errors import ResourceMissingError
 from plausibility.lm.loading import load_lm
-from plausibility.lm.measures import Measure, target_logprobs, target_ranks
+from plausibility.lm.measures import Measure, target_logprobs, target_ranks, with_word_start_mass
 from plausibility.lm.token_scorer import TokenScorer
-from plausibility.lm.tokens import check_texts, continuation_tokens, tokenise
+from plausibility.lm.tokens import TokenisedText, check_texts, continuation_tokens, join, tokenise
+from plausibility.lm.words import WordScores, beginning_of_word_ids, sum_by_word, word_of_each_token
 from plausibility.resources.causal_lm import DEFAULT_CAUSAL_LM
 
 if TYPE_CHECKING:
@@ -59,6 +60,20 @@ def _common_length(first: Sequence[int], second: Sequence[int]) -> int:
         if a != b:
             return index
     return min(len(first), len(second))
+
+
+def _corrected(rows: np.ndarray, scored: np.ndarray, begins_word: np.ndarray, has_context: bool) -> np.ndarray:
+    """Token log-probabilities with the beginning-of-word correction, to be summed within words.
+
+    `rows` holds, per scored token and one position past the last, the true token's log-probability and
+    the log-mass on word-starting tokens. A token that ends a word (the next begins one, or it is the
+    last) gains the mass after it; a token that begins a word loses the mass before it.
+    """
+    logprobs, start_mass = rows[:-1, 0], rows[:, 1]
+    ends = np.append(begins_word[scored[1:]], True)
+    begins = begins_word[scored].copy()
+    begins[0] = has_context and begins[0]
+    return logprobs + np.where(ends, start_mass[1:], 0.0) - np.where(begins, start_mass[:-1], 0.0)
 
 
 class CausalLMScorer(TokenScorer):
@@ -159,11 +174,60 @@ class CausalLMScorer(TokenScorer):
             for tokens in tokenise(self.tokenizer, texts, add_special_tokens=False)
         ]
 
+    def conditional_word_logprobs(
+        self, contexts: Sequence[str], continuations: Sequence[str], separator: str = " ", bow_correction: bool = True
+    ) -> list[WordScores]:
+        """Log-probability of each word of each continuation given its context; an empty context scores a whole text.
+
+        With `bow_correction` (and a tokenizer that marks word starts), a word's probability is that of its
+        tokens times the probability that a new word follows it, divided by the probability that a new word
+        began where it begins (Pimentel & Meister 2024): a word-level LM's probability, which the product of
+        its tokens' is not when the space before a word sits on the word's first token. The divisions and
+        multiplications cancel between neighbouring words, so a text's words sum to its token total plus
+        the log-probability that a word follows the text. A whole text's first token is not divided (minicons
+        does the same); a continuation's first word is, since its context ended a word.
+        """
+        check_texts(continuations, "continuation")
+        tokenised = continuation_tokens(self.tokenizer, contexts, continuations, separator)
+        requests = self._requests_of(tokenised)
+        starts = self.word_start_ids if bow_correction else None
+        if starts is None:
+            token_values = self._measure(requests, target_logprobs)
+        else:
+            # One more position per text: what follows its last token (a sentinel target, never read).
+            padded = [_Request(r.prefix, (*r.scored, self._bos), r.prefix_scored) for r in requests]
+            measured = self._measure(padded, with_word_start_mass(torch.from_numpy(starts)))
+            begins_word = np.zeros(max(len(self.tokenizer), int(starts.max()) + 1), dtype=bool)
+            begins_word[starts] = True
+            token_values = [
+                _corrected(rows, np.array(r.scored), begins_word, has_context=bool(context))
+                for rows, r, context in zip(measured, requests, contexts, strict=True)
+            ]
+        scores = []
+        for (tokens, covered), values, context, continuation in zip(
+            tokenised, token_values, contexts, continuations, strict=True
+        ):
+            words, owners = word_of_each_token(join(context, continuation, separator)[0], tokens, covered)
+            scores.append(sum_by_word(values, words, owners))
+        return scores
+
+    @property
+    def word_start_ids(self) -> np.ndarray | None:
+        """The ids of the vocabulary items that begin a word (read once); None if the tokenizer marks no word
+        start, and then no beginning-of-word correction applies."""
+        if not hasattr(self, "_starts"):
+            self._starts = beginning_of_word_ids(self.tokenizer)
+        return self._starts
+
     # --- text preparation -----------------------------------------------------------------------------
 
     def _requests(self, contexts: Sequence[str], continuations: Sequence[str], separator: str = " ") -> list[_Request]:
+        return self._requests_of(continuation_tokens(self.tokenizer, contexts, continuations, separator))
+
+    def _requests_of(self, tokenised: Sequence[tuple[TokenisedText, list[int]]]) -> list[_Request]:
+        """One request per joined text: BOS and the context's tokens unscored, then the continuation's."""
         requests = []
-        for tokens, covered in continuation_tokens(self.tokenizer, contexts, continuations, separator):
+        for tokens, covered in tokenised:
             ids = (self._bos, *tokens.ids)
             first = covered[0] + 1  # + 1 for the prepended BOS
             requests.append(_Request(prefix=ids[:first], scored=ids[first:]))
@@ -308,7 +372,8 @@ class CausalLMScorer(TokenScorer):
                 )
                 logits = torch.cat([logits, suffix_output.logits], dim=1)  # (batch, 1 + S, V)
             targets, _ = self._padded([request.scored for request in part])  # (batch, 1 + S)
-            rows_values = measure(logits.flatten(0, 1), targets.flatten()).view(targets.shape).cpu().numpy()
+            measured = measure(logits.flatten(0, 1), targets.flatten())  # a value, or a row of values, per token
+            rows_values = measured.view(*targets.shape, *measured.shape[1:]).cpu().numpy()
             for row, request in enumerate(part):
                 scored = rows_values[row, : len(request.scored)]
                 values.append(np.concatenate([own[int(rows[row])], scored]) if request.prefix_scored else scored)

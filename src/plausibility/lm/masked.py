@@ -1,17 +1,24 @@
-"""Pseudo-log-likelihoods of texts and continuations under a masked language model (Salazar et al., 2020)."""
+"""Pseudo-log-likelihoods of texts and continuations under a masked language model (Salazar et al., 2020;
+Kauf & Ivanova, 2023)."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Self
 
 import numpy as np
 import torch
 
 from plausibility.devices import DType, resolve_device, resolve_dtype
-from plausibility.errors import DataFormatError, ResourceMissingError
+from plausibility.errors import DataFormatError, ResourceMissingError, UnknownNameError
 from plausibility.lm.loading import load_lm
 from plausibility.lm.measures import Measure, target_logprobs, target_ranks
+from plausibility.lm.protocol import DEFAULT_PLL, PLL_METRICS, PLLMetric
 from plausibility.lm.token_scorer import TokenScorer
-from plausibility.lm.tokens import check_texts, continuation_tokens, tokenise
+from plausibility.lm.tokens import TokenisedText, check_texts, continuation_tokens, join, tokenise
+from plausibility.lm.words import WordScores, sum_by_word, word_of_each_token
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,17 +33,31 @@ class _Request:
 class MaskedLMScorer(TokenScorer):
     """`LanguageModelScorer` over any Hugging Face masked LM (`AutoModelForMaskedLM`).
 
-    Scores are pseudo-log-likelihoods (Salazar et al., 2020, "Masked Language Model Scoring"): each token
-    is masked in turn, everything else visible, and scored by the model's log-probability of the true
-    token at the mask. A text is tokenised once with the tokenizer's special tokens (`<s>`, `</s>`),
-    which are never scored. For `log P(continuation | context)` only the continuation's tokens are masked,
-    one at a time, with the context visible. `masked_logprobs` masks several positions at once.
+    Scores are pseudo-log-likelihoods (PLL): each token is masked in turn and scored by the model's
+    log-probability of the true token at the mask. With `pll="original"` (Salazar et al., 2020) everything
+    else stays visible; with `pll="word-l2r"` (Kauf & Ivanova, 2023, the default) the later pieces of the
+    same word are masked too, since a word of several pieces is otherwise nearly given away by its other
+    pieces and its PLL inflated. Words are the tokenizer's own (its fast tokenizer's word ids), as in
+    minicons' `within_word_l2r`. A text is tokenised once with the tokenizer's special tokens (`<s>`,
+    `</s>`), which are never scored. For `log P(continuation | context)` only the continuation's tokens are
+    scored, the context visible. `masked_logprobs` masks several positions at once.
+
+    Masked copies of texts run `batch_size` at a time, so memory is bounded by the batch, however long a text.
 
     `text_logprob`, `conditional_logprob`, `from_model` and minicons' names come from `TokenScorer`; here
     they are pseudo-log-likelihoods.
     """
 
-    def __init__(self, model: str, batch_size: int = 32, device: str | None = None, dtype: DType = "float32") -> None:
+    pll: PLLMetric
+
+    def __init__(
+        self,
+        model: str,
+        batch_size: int = 32,
+        device: str | None = None,
+        dtype: DType = "float32",
+        pll: PLLMetric = DEFAULT_PLL,
+    ) -> None:
         """Load `model`, a Hugging Face id or a local folder with a masked-LM head.
 
         Args:
@@ -44,9 +65,26 @@ class MaskedLMScorer(TokenScorer):
             batch_size: sequences per forward pass (a text of n tokens takes n sequences).
             device: `cpu`, `cuda`, `cuda:N`, `mps` or `auto` (the default: the first GPU when there is one).
             dtype: `float32`, `bfloat16` or `float16`, the precision of the weights (log-probabilities in float32).
+            pll: `word-l2r` (the default) or `original`; see the class docstring.
         """
         tokenizer, network = load_lm(model, "masked")
         self._attach(network, tokenizer, batch_size, resolve_device(device or "auto"), resolve_dtype(dtype))
+        self.pll = _checked_pll(pll, self.tokenizer)
+
+    @classmethod
+    def from_model(
+        cls,
+        model: "PreTrainedModel",
+        tokenizer: "PreTrainedTokenizerBase",
+        batch_size: int = 32,
+        device: str | None = None,
+        dtype: DType | None = None,
+        pll: PLLMetric = DEFAULT_PLL,
+    ) -> Self:
+        """Wrap a masked LM already in memory; see `TokenScorer.from_model` and the class docstring for `pll`."""
+        scorer = super().from_model(model, tokenizer, batch_size, device, dtype)
+        scorer.pll = _checked_pll(pll, scorer.tokenizer)
+        return scorer
 
     def _setup(self) -> None:
         """Read the mask and padding tokens off the tokenizer."""
@@ -58,6 +96,7 @@ class MaskedLMScorer(TokenScorer):
         self._mask = int(self.tokenizer.mask_token_id)
         pad = self.tokenizer.pad_token_id
         self._pad = int(pad if pad is not None else self._mask)
+        self._encoder, self._head = _encoder_and_head(self.model)
 
     # --- public verbs ---------------------------------------------------------------------------------
 
@@ -74,6 +113,24 @@ class MaskedLMScorer(TokenScorer):
     def token_ranks(self, texts: Sequence[str]) -> list[np.ndarray]:
         """Rank of every (non-special) token of each text at its mask (1 = the model's most probable token)."""
         return self._one_at_a_time([""] * len(texts), texts, target_ranks)
+
+    def conditional_word_logprobs(
+        self, contexts: Sequence[str], continuations: Sequence[str], separator: str = " ", bow_correction: bool = True
+    ) -> list[WordScores]:
+        """Each continuation word's pseudo-log-probability: its pieces' PLL, summed. An empty context: a whole text.
+
+        Words lie between spaces, as for a causal LM. `bow_correction` does not apply: a masked LM scores a
+        piece with what follows it visible, so no word's end is left to predict.
+        """
+        tokenised = continuation_tokens(self.tokenizer, contexts, continuations, separator, True)
+        values = self._one_at_a_time(contexts, continuations, target_logprobs, separator)
+        scores = []
+        for (tokens, covered), text_values, context, continuation in zip(
+            tokenised, values, contexts, continuations, strict=True
+        ):
+            words, owners = word_of_each_token(join(context, continuation, separator)[0], tokens, covered)
+            scores.append(sum_by_word(text_values, words, owners))
+        return scores
 
     def token_names(self, texts: Sequence[str]) -> list[list[str]]:
         """Each text's scored (non-special) tokens, decoded and stripped as minicons shows them."""
@@ -126,10 +183,18 @@ class MaskedLMScorer(TokenScorer):
         """Mask each of the continuation's tokens in turn; gather the scores back into one array per text."""
         requests, counts = [], []
         for tokens, covered in continuation_tokens(self.tokenizer, contexts, continuations, separator, True):
-            requests.extend(_Request(tokens.ids, (position,), (position,)) for position in covered)
+            requests.extend(_Request(tokens.ids, self._masks(tokens, covered, p), (p,)) for p in covered)
             counts.append(len(covered))
         values = np.concatenate(self._measure(requests, measure))  # one value per request
         return np.split(values, np.cumsum(counts)[:-1])
+
+    def _masks(self, tokens: TokenisedText, scored: Sequence[int], position: int) -> tuple[int, ...]:
+        """The positions masked to score `position`: itself, and under `word-l2r` the later scored pieces
+        of its word."""
+        word = tokens.words[position]
+        if self.pll == "original" or word is None:
+            return (position,)
+        return (position, *(later for later in scored if later > position and tokens.words[later] == word))
 
     # --- the compute core -----------------------------------------------------------------------------
 
@@ -156,9 +221,40 @@ class MaskedLMScorer(TokenScorer):
             rows.extend([row] * len(request.scored))
             positions.extend(request.scored)
             targets.extend(request.ids[position] for position in request.scored)
-        logits = self.model(input_ids=ids.to(self.device), attention_mask=mask.to(self.device)).logits
         rows_at = torch.tensor(rows, device=self.device)
         positions_at = torch.tensor(positions, device=self.device)
-        values = measure(logits[rows_at, positions_at], torch.tensor(targets, device=self.device)).cpu().numpy()
+        inputs = {"input_ids": ids.to(self.device), "attention_mask": mask.to(self.device)}
+        if self._head is not None:
+            # The vocabulary projection at the scored positions only: most of a pass's work for a small model.
+            hidden = self._encoder(**inputs).last_hidden_state
+            logits = self._head(hidden[rows_at, positions_at])
+        else:
+            logits = self.model(**inputs).logits[rows_at, positions_at]
+        values = measure(logits, torch.tensor(targets, device=self.device)).cpu().numpy()
         split = np.cumsum([len(request.scored) for request in requests])[:-1]
         return np.split(values, split)
+
+
+def _encoder_and_head(model: "PreTrainedModel") -> tuple[torch.nn.Module | None, torch.nn.Module | None]:
+    """The encoder and the masked-LM head of a BERT- or RoBERTa-family model, which score apart; else (None, None).
+
+    Their heads (`cls`, `lm_head`) map hidden states of any leading shape to vocabulary logits.
+    """
+    encoder = getattr(model, model.base_model_prefix, None)
+    for name in ("cls", "lm_head"):
+        head = getattr(model, name, None)
+        if encoder is not None and isinstance(head, torch.nn.Module):
+            return encoder, head
+    return None, None
+
+
+def _checked_pll(pll: str, tokenizer: "PreTrainedTokenizerBase") -> PLLMetric:
+    """`pll` if it is a known metric the tokenizer can serve (`word-l2r` needs its word ids)."""
+    if pll not in PLL_METRICS:
+        raise UnknownNameError("PLL metric", pll, PLL_METRICS)
+    if pll == "word-l2r" and all(word is None for word in tokenise(tokenizer, ["a word"], False)[0].words):
+        raise ResourceMissingError(
+            f"{type(tokenizer).__name__} gives no word ids, which pll='word-l2r' masks by; "
+            "load a fast tokenizer with a pre-tokenizer, or pass pll='original'"
+        )
+    return pll  # type: ignore[return-value]

@@ -14,8 +14,14 @@ The scores are ours, with two deliberate differences:
   continuation), not by counting the prefix's own tokens; the two agree whenever tokenising the prefix
   alone gives the first tokens of the joined text. An empty prefix scores the stimulus as a whole text.
 
-Not carried over: minicons' `bow_correction`, `bos_token`/`eos_token`, the masked scorer's `suffix`
-and `PLL_metric` (ours is the original one-token-at-a-time PLL).
+- `word_score` scores the words between spaces ("dog." is one word) and applies the beginning-of-word
+  correction by default (`bow_correction=True`; minicons' default is False), so a causal LM's word
+  scores are word probabilities; minicons splits punctuation off and falls back to token scores when
+  its words do not line up with the tokens.
+- a masked scorer's PLL metric is chosen when it is built (`MaskedLMScorer(..., pll="word-l2r")`, the
+  default, minicons' `within_word_l2r`; or `"original"`), not per call.
+
+Not carried over: `bos_token`/`eos_token` and the masked scorer's `suffix`.
 """
 
 import math
@@ -26,6 +32,7 @@ import numpy as np
 import torch
 
 from plausibility.errors import DataFormatError
+from plausibility.lm.words import WordScores
 
 Batch = str | Sequence[str]
 TokenScores = list[tuple[str, float]] | list[tuple[str, float, int]]
@@ -48,6 +55,8 @@ class _TokenScorer(Protocol):
     def token_ranks(self, texts: Sequence[str]) -> list[np.ndarray]: ...
 
     def token_names(self, texts: Sequence[str]) -> list[list[str]]: ...
+
+    def word_logprobs(self, texts: Sequence[str], bow_correction: bool = True) -> list[WordScores]: ...
 
 
 def _texts(batch: Batch) -> list[str]:
@@ -122,4 +131,20 @@ class MiniconsNames:
                 rows.append(list(zip(tokens, padded, strict=True)))
             else:
                 rows.append(list(zip(tokens, padded, [0] * unscored + ranks[index], strict=True)))
+        return rows
+
+    def word_score(
+        self: _TokenScorer,
+        batch: Batch,
+        surprisal: bool = False,
+        prob: bool = False,
+        base_two: bool = False,
+        bow_correction: bool = True,
+    ) -> list[list[tuple[str, float]]]:
+        """Per text, `(word, score)` for each word between spaces, a word's score its tokens' log-probabilities
+        summed (for a causal LM with `bow_correction`, a word's probability; see `conditional_word_logprobs`)."""
+        rows = []
+        for scores in self.word_logprobs(_texts(batch), bow_correction):
+            values = _transformed(scores.logprobs, prob, base_two, surprisal).tolist()
+            rows.append(list(zip(scores.words, values, strict=True)))
         return rows

@@ -1,11 +1,19 @@
 """`LanguageModelScorer`: the contract every language model over text keeps, causal or masked."""
 
 from collections.abc import Sequence
-from typing import Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Literal, Protocol, get_args, runtime_checkable
 
 import numpy as np
 
+if TYPE_CHECKING:
+    from plausibility.lm.words import WordScores
+
 Reduction = Literal["sum", "mean"]
+# How a masked LM masks a token it scores: alone (`original`, Salazar et al. 2020), or with the later pieces of
+# its word too (`word-l2r`, Kauf & Ivanova 2023), so a word of several pieces cannot read itself off its pieces.
+PLLMetric = Literal["original", "word-l2r"]
+PLL_METRICS: tuple[str, ...] = get_args(PLLMetric)
+DEFAULT_PLL: PLLMetric = "word-l2r"
 
 
 @runtime_checkable
@@ -31,6 +39,25 @@ class LanguageModelScorer(Protocol):
         self, contexts: Sequence[str], continuations: Sequence[str], reduction: Reduction = "sum"
     ) -> np.ndarray:
         """`log P(continuation | context)` for each aligned pair, reduced over the continuation's tokens."""
+        ...
+
+    def conditional_token_logprobs(
+        self, contexts: Sequence[str], continuations: Sequence[str], separator: str = " "
+    ) -> list[np.ndarray]:
+        """Per-token log-probabilities of each continuation after its context (every token of a whole text)."""
+        ...
+
+    def conditional_token_pieces(
+        self, contexts: Sequence[str], continuations: Sequence[str], separator: str = " "
+    ) -> list[list[str]]:
+        """The text of each token `conditional_token_logprobs` scores, aligned with its values."""
+        ...
+
+    def conditional_word_logprobs(
+        self, contexts: Sequence[str], continuations: Sequence[str], separator: str = " ", bow_correction: bool = True
+    ) -> "list[WordScores]":
+        """Log-probability of each space-delimited word of each continuation (`bow_correction`: of a causal LM's
+        words as words, see `CausalLMScorer.conditional_word_logprobs`)."""
         ...
 
 

@@ -12,7 +12,8 @@ from plausibility.errors import DataFormatError
 from plausibility.lm.minicons_api import MiniconsNames
 from plausibility.lm.protocol import Reduction
 from plausibility.lm.reduction import check_reduction, reduce_logprobs
-from plausibility.lm.tokens import require_fast
+from plausibility.lm.tokens import check_texts, continuation_tokens, require_fast
+from plausibility.lm.words import WordScores
 
 if TYPE_CHECKING:
     from transformers import PreTrainedModel, PreTrainedTokenizerBase
@@ -88,6 +89,26 @@ class TokenScorer(MiniconsNames, ABC):
     @abstractmethod
     def token_names(self, texts: Sequence[str]) -> list[list[str]]:
         """Each text's tokens as strings, in minicons' layout (unscored leading tokens first)."""
+
+    @abstractmethod
+    def conditional_word_logprobs(
+        self, contexts: Sequence[str], continuations: Sequence[str], separator: str = " ", bow_correction: bool = True
+    ) -> list[WordScores]:
+        """Log-probability of each word of each continuation after its context (a whole text after an empty one)."""
+
+    def word_logprobs(self, texts: Sequence[str], bow_correction: bool = True) -> list[WordScores]:
+        """Log-probability of each (space-delimited) word of each whole text, input order."""
+        check_texts(texts)
+        return self.conditional_word_logprobs([""] * len(texts), texts, bow_correction=bow_correction)
+
+    def conditional_token_pieces(
+        self, contexts: Sequence[str], continuations: Sequence[str], separator: str = " "
+    ) -> list[list[str]]:
+        """The continuation's scored tokens as text (" dog" with its space), aligned with the per-token values."""
+        return [
+            [self.tokenizer.decode([tokens.ids[position]]) for position in covered]
+            for tokens, covered in continuation_tokens(self.tokenizer, contexts, continuations, separator)
+        ]
 
     def text_logprob(self, texts: Sequence[str], reduction: Reduction = "sum") -> np.ndarray:
         """Log-probability of each whole text, summed (or averaged) over its tokens."""

@@ -15,11 +15,13 @@ _TOKENISE_BATCH = 1024
 
 @dataclass(frozen=True, slots=True)
 class TokenisedText:
-    """One text's token ids, the character span `(start, end)` of each, and which are special tokens."""
+    """One text's token ids, the character span `(start, end)` of each, which are special tokens, and the
+    tokenizer's word of each (its pre-tokenizer's unit; None for a special token)."""
 
     ids: tuple[int, ...]
     offsets: tuple[tuple[int, int], ...]
     special: tuple[bool, ...]
+    words: tuple[int | None, ...]
 
     def covering(self, start: int, end: int) -> list[int]:
         """Indices of the non-special tokens whose characters overlap `[start, end)`, in order.
@@ -74,11 +76,16 @@ def tokenise(
             return_offsets_mapping=True,
             return_special_tokens_mask=True,
         )
-        for ids, offsets, special in zip(
-            batch["input_ids"], batch["offset_mapping"], batch["special_tokens_mask"], strict=True
+        for index, (ids, offsets, special) in enumerate(
+            zip(batch["input_ids"], batch["offset_mapping"], batch["special_tokens_mask"], strict=True)
         ):
             encoded.append(
-                TokenisedText(tuple(ids), tuple((int(a), int(b)) for a, b in offsets), tuple(map(bool, special)))
+                TokenisedText(
+                    tuple(ids),
+                    tuple((int(a), int(b)) for a, b in offsets),
+                    tuple(map(bool, special)),
+                    tuple(batch.word_ids(index)),
+                )
             )
     return encoded
 

@@ -1,4 +1,5 @@
-"""Per-text scores as a CSV with columns `id,logprob`: read instead of running a model, or written after one."""
+"""Per-text scores as a CSV with columns `id,logprob`: read instead of running a model, or written after one;
+and the per-token (or per-word) values they are made of, written for inspection."""
 
 import csv
 import math
@@ -58,5 +59,25 @@ def write_scores(scores: Mapping[str, float], path: Path) -> None:
         writer = csv.writer(handle)
         writer.writerow(COLUMNS)
         writer.writerows((text_id, repr(float(value))) for text_id, value in scores.items())
+
+    atomic_write(path, write)
+
+
+TOKEN_COLUMNS = ("lm", "id", "position", "piece", "logprob")
+
+
+def write_token_scores(pieces: Mapping[str, Mapping[str, list[tuple[str, float]]]], path: Path) -> None:
+    """Write each scored token's (or word's) value as rows `lm,id,position,piece,logprob`, at full precision.
+
+    Args:
+        pieces: language model -> text id -> the text's (token or word, log-probability) in order.
+    """
+
+    def write(handle: IO) -> None:
+        writer = csv.writer(handle)
+        writer.writerow(TOKEN_COLUMNS)
+        for lm, texts in pieces.items():
+            for text_id, values in texts.items():
+                writer.writerows((lm, text_id, i, piece, repr(float(v))) for i, (piece, v) in enumerate(values))
 
     atomic_write(path, write)

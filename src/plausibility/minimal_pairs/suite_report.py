@@ -1,4 +1,8 @@
-"""A suite run's report: results.csv, summary.json, config.yaml, a bar chart and a rich table."""
+"""A suite run's report: results.csv, summary.json, config.yaml, a bar chart and a rich table.
+
+A run may score several language models on the same items: every file then holds each model's figures
+beside the others' (a column `lm`, a summary per model, a bar per model in each group of the chart).
+"""
 
 import csv
 import json
@@ -19,7 +23,7 @@ if TYPE_CHECKING:
 
 _TEST_COLOUR, _STATISTIC_COLOUR = "tab:blue", "tab:gray"
 RESULT_COLUMNS = (
-    "suite", "experiment", "metric", "comparison", "kind", "group", "n_items", "accuracy", "ci_low", "ci_high",
+    "lm", "suite", "experiment", "metric", "comparison", "kind", "group", "n_items", "accuracy", "ci_low", "ci_high",
     "human_accuracy", "labels",
 )  # fmt: skip
 
@@ -29,8 +33,9 @@ def group_name(group: Mapping[str, str]) -> str:
     return ";".join(f"{label}={value}" for label, value in group.items()) or "all"
 
 
-def _row(result: SuiteResult, row: ComparisonResult) -> dict[str, object]:
+def _row(lm: str, result: SuiteResult, row: ComparisonResult) -> dict[str, object]:
     return {
+        "lm": lm,
         "suite": result.suite,
         "experiment": result.experiment,
         "metric": result.metric,
@@ -46,13 +51,13 @@ def _row(result: SuiteResult, row: ComparisonResult) -> dict[str, object]:
     }
 
 
-def write_results_csv(result: SuiteResult, path: Path) -> None:
-    """One row per comparison and group."""
+def write_results_csv(runs: Mapping[str, SuiteResult], path: Path) -> None:
+    """One row per language model, comparison and group."""
 
     def write(handle: IO) -> None:
         writer = csv.DictWriter(handle, fieldnames=RESULT_COLUMNS)
         writer.writeheader()
-        writer.writerows(_row(result, row) for row in result.results)
+        writer.writerows(_row(lm, result, row) for lm, result in runs.items() for row in result.results)
 
     atomic_write(path, write)
 
@@ -99,9 +104,14 @@ def _summary_value(value: object) -> object:
     return value
 
 
-def write_summary_json(result: SuiteResult, provenance: Mapping[str, object], path: Path) -> None:
-    """`summary.json`, strict JSON (null where an interval is undefined), figures to six decimals."""
-    text = json.dumps(_summary_value(summary(result, provenance)), indent=2, allow_nan=False)
+def write_summary_json(
+    runs: Mapping[str, SuiteResult], provenance: Mapping[str, Mapping[str, object]], path: Path
+) -> None:
+    """`summary.json`, strict JSON (null where an interval is undefined), figures to six decimals: one
+    model's summary, or with several `{"lms": [...], "by_lm": {lm: its summary}}`."""
+    summaries = {lm: summary(result, provenance[lm]) for lm, result in runs.items()}
+    content = next(iter(summaries.values())) if len(runs) == 1 else {"lms": list(runs), "by_lm": summaries}
+    text = json.dumps(_summary_value(content), indent=2, allow_nan=False)
     atomic_write_text(path, text + "\n")
 
 
@@ -136,99 +146,144 @@ def _panels(result: SuiteResult, per_group: bool) -> list[tuple[str, list[Compar
     return panels
 
 
-def _legend(rows: list[ComparisonResult]) -> list[object]:
-    """What each mark of a panel means, for the marks the panel has."""
+def _legend(rows: list[ComparisonResult], lms: list[str]) -> list[object]:
+    """What each mark of the figure means, for the marks it has."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    handles: list[object] = [Patch(color=_TEST_COLOUR, label="accuracy: share of items with good > bad, 95% CI")]
+    if len(lms) == 1:
+        handles: list[object] = [Patch(color=_TEST_COLOUR, label="accuracy: share of items with good > bad, 95% CI")]
+    else:
+        handles = [Patch(color=_lm_colour(index), label=lm) for index, lm in enumerate(lms)]
     if any(row.kind == "statistic" for row in rows):
-        statistic = "statistic (grey): share with good > bad where neither is right, e.g. the distance effect"
-        handles.append(Patch(color=_STATISTIC_COLOUR, label=statistic))
+        mark = "grey" if len(lms) == 1 else "hatched"
+        statistic = f"statistic ({mark}): share with good > bad where neither is right, e.g. the distance effect"
+        handles.append(
+            Patch(color=_STATISTIC_COLOUR, label=statistic)
+            if len(lms) == 1
+            else Patch(facecolor="white", edgecolor="black", hatch="//", label=statistic)
+        )
     if any(row.human is not None for row in rows):
         handles.append(Line2D([], [], marker="D", linestyle="", color="tab:orange", label="human accuracy"))
     handles.append(Line2D([], [], linestyle=":", color="black", linewidth=1, label="chance (0.5)"))
     return handles
 
 
-def accuracy_figure(result: SuiteResult, per_group: bool = False) -> "Figure":
+def _lm_colour(index: int) -> str:
+    return f"C{index % 10}"
+
+
+def _same_rows(runs: Mapping[str, SuiteResult], rows: list[ComparisonResult]) -> list[list[ComparisonResult]]:
+    """For each model, its rows for the comparisons and groups of `rows` (the first model's), in that order."""
+    keyed = [{(row.comparison, tuple(row.group.items())): row for row in result.results} for result in runs.values()]
+    return [[rows_of[(row.comparison, tuple(row.group.items()))] for row in rows] for rows_of in keyed]
+
+
+def accuracy_figure(runs: Mapping[str, SuiteResult], per_group: bool = False) -> "Figure":
     """Bar chart of accuracy per comparison over all items (with `per_group`, one more panel per grouping,
     a bar per group), with interval whiskers, human accuracy as a diamond where known and chance (0.5) as
-    a dotted line, like the papers' figures. Bars are equally wide in every panel; one legend for the whole
-    figure sits above the panels, so it hides no bar."""
+    a dotted line, like the papers' figures. With several models each bar becomes a group of bars, one per
+    model in its colour. Bars are equally wide in every panel; one legend for the whole figure sits above
+    the panels, so it hides no bar."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    panels = _panels(result, per_group)
+    lms = list(runs)
+    first = next(iter(runs.values()))
+    panels = _panels(first, per_group)
     widest = max(len(rows) for _, rows, _ in panels)
-    figure = plt.figure(figsize=(max(6.0, 0.45 * widest + 2), 4.5 * len(panels)))
+    slot = 0.45 * max(1.0, 0.6 * len(lms))  # inches per comparison: wider when it holds a bar per model
+    figure = plt.figure(figsize=(max(6.0, slot * widest + 2), 4.5 * len(panels)))
     grid = figure.add_gridspec(len(panels), widest)
-    header = f"{result.suite} / {result.experiment} ({result.metric} metric)"
+    header = f"{first.suite} / {first.experiment} ({first.metric} metric)"
+    width = 0.8 / len(lms)
+    every: list[ComparisonResult] = []
     for number, (title, rows, names) in enumerate(panels):
         axis = figure.add_subplot(grid[number, : min(widest, max(len(rows), 6))])
-        accuracies = [row.accuracy for row in rows]
-        lower = [max(row.accuracy - row.ci_low, 0.0) if row.ci_low == row.ci_low else 0.0 for row in rows]
-        upper = [max(row.ci_high - row.accuracy, 0.0) if row.ci_high == row.ci_high else 0.0 for row in rows]
-        positions = range(len(rows))
-        colours = [_STATISTIC_COLOUR if row.kind == "statistic" else _TEST_COLOUR for row in rows]
-        axis.bar(positions, accuracies, yerr=[lower, upper], color=colours, capsize=3)
+        for index, lm_rows in enumerate(_same_rows(runs, rows)):
+            every += lm_rows
+            lower = [max(r.accuracy - r.ci_low, 0.0) if r.ci_low == r.ci_low else 0.0 for r in lm_rows]
+            upper = [max(r.ci_high - r.accuracy, 0.0) if r.ci_high == r.ci_high else 0.0 for r in lm_rows]
+            positions = [x + (index - (len(lms) - 1) / 2) * width for x in range(len(lm_rows))]
+            statistic = [r.kind == "statistic" for r in lm_rows]
+            if len(lms) == 1:
+                colours = [_STATISTIC_COLOUR if s else _TEST_COLOUR for s in statistic]
+                axis.bar(positions, [r.accuracy for r in lm_rows], yerr=[lower, upper], color=colours, capsize=3)
+            else:
+                bars = axis.bar(
+                    positions, [r.accuracy for r in lm_rows], width, yerr=[lower, upper],
+                    color=_lm_colour(index), capsize=2,
+                )  # fmt: skip
+                for bar, is_statistic in zip(bars, statistic, strict=True):
+                    if is_statistic:
+                        bar.set_hatch("//")
         humans = [(index, row.human) for index, row in enumerate(rows) if row.human is not None]
         if humans:
             axis.scatter(*zip(*humans, strict=True), marker="D", color="tab:orange", zorder=3)
         axis.axhline(0.5, linestyle=":", color="black", linewidth=1)
         axis.set_ylim(0, 1.05)
         axis.set_ylabel("accuracy")
-        axis.set_xticks(list(positions), names, rotation=60, ha="right", fontsize=8)
+        axis.set_xticks(list(range(len(rows))), names, rotation=60, ha="right", fontsize=8)
         axis.set_title(title if len(panels) > 1 else "")
     figure.suptitle(header)
-    every = [row for _, rows, _ in panels for row in rows]
-    figure.legend(handles=_legend(every), loc="upper center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize=8)
+    columns = 2 if len(lms) == 1 else min(4, len(lms) + 2)
+    figure.legend(handles=_legend(every, lms), loc="upper center", bbox_to_anchor=(0.5, 1.0), ncol=columns, fontsize=8)
     figure.tight_layout(rect=(0, 0, 1, 1 - 0.6 / (4.5 * len(panels))))  # room for the title and legend above
     return figure
 
 
-def plot_accuracy(result: SuiteResult, path: Path, per_group: bool = False) -> None:
+def plot_accuracy(runs: Mapping[str, SuiteResult], path: Path, per_group: bool = False) -> None:
     """`accuracy_figure` as a PNG (cropped to what is drawn, the legends beside the panels included)."""
     import matplotlib.pyplot as plt
 
-    figure = accuracy_figure(result, per_group)
+    figure = accuracy_figure(runs, per_group)
     atomic_write(path, lambda handle: figure.savefig(handle, format="png", dpi=120, bbox_inches="tight"), binary=True)
     plt.close(figure)
 
 
-def results_table(result: SuiteResult, per_group: bool = False) -> Table:
-    """A rich table of the accuracies (over all items; with `per_group`, every group too)."""
-    table = Table(title=f"{result.suite} / {result.experiment}: {result.metric} metric, {result.n_items} items")
-    for column in ("comparison", "group", "n", "accuracy", "95% CI", "human", "labels"):
+def results_table(runs: Mapping[str, SuiteResult], per_group: bool = False) -> Table:
+    """A rich table of the accuracies (over all items; with `per_group`, every group too), a row per model
+    of each comparison when there are several."""
+    first = next(iter(runs.values()))
+    several = len(runs) > 1
+    table = Table(title=f"{first.suite} / {first.experiment}: {first.metric} metric, {first.n_items} items")
+    for column in ("comparison", "group", *(["lm"] if several else []), "n", "accuracy", "95% CI", "human", "labels"):
         table.add_column(column, overflow="fold")
-    for row in result.results:
-        if row.group and not per_group:
-            continue
-        table.add_row(
-            row.comparison + (" (statistic)" if row.kind == "statistic" else ""),
-            group_name(row.group),
-            str(row.n_items),
-            f"{row.accuracy:.3f}",
-            f"[{row.ci_low:.3f}, {row.ci_high:.3f}]",
-            "" if row.human is None else f"{row.human:.3f}",
-            ", ".join(row.labels.values()),
-        )
+    rows = [row for row in first.results if per_group or not row.group]
+    for position, lm_rows in enumerate(zip(*_same_rows(runs, rows), strict=True)):
+        for lm, row in zip(runs, lm_rows, strict=True):
+            table.add_row(
+                row.comparison + (" (statistic)" if row.kind == "statistic" else ""),
+                group_name(row.group),
+                *([lm] if several else []),
+                str(row.n_items),
+                f"{row.accuracy:.3f}",
+                f"[{row.ci_low:.3f}, {row.ci_high:.3f}]",
+                "" if row.human is None else f"{row.human:.3f}",
+                ", ".join(row.labels.values()),
+                end_section=several and position < len(rows) - 1 and lm == list(runs)[-1],
+            )
     return table
 
 
 def write_suite_report(
-    result: SuiteResult,
+    runs: Mapping[str, SuiteResult],
     resolved: Mapping[str, object],
-    provenance: Mapping[str, object],
+    provenance: Mapping[str, Mapping[str, object]],
     folder: Path,
     per_group: bool = False,
 ) -> list[Path]:
-    """Every report file into `folder` (the plot with a bar per group when `per_group`); returns their paths."""
+    """Every report file into `folder` (the plot with a bar per group when `per_group`); returns their paths.
+
+    Args:
+        runs: each language model's result (by its name), all on the same items.
+        provenance: each model's run facts (its name, dtype, PLL metric...), written into its summary.
+    """
     paths = [folder / name for name in ("results.csv", "summary.json", "config.yaml", "accuracy.png")]
-    write_results_csv(result, paths[0])
-    write_summary_json(result, provenance, paths[1])
+    write_results_csv(runs, paths[0])
+    write_summary_json(runs, provenance, paths[1])
     write_config_yaml(resolved, paths[2])
-    plot_accuracy(result, paths[3], per_group)
+    plot_accuracy(runs, paths[3], per_group)
     return paths

@@ -11,7 +11,7 @@ from plausibility.minimal_pairs.evaluate import SuiteResult, check_labels, evalu
 from plausibility.minimal_pairs.items import Item
 from plausibility.minimal_pairs.readers import check_unique, data_files, get_reader
 from plausibility.minimal_pairs.suite_config import SuiteConfig, SuiteConfigError
-from plausibility.minimal_pairs.text_scores import SlorFunction, score_texts
+from plausibility.minimal_pairs.text_scores import SlorFunction, TextScores, Unit, score_texts
 
 
 def select_items(items: Sequence[Item], where: Mapping[str, Collection[str]]) -> list[Item]:
@@ -71,11 +71,16 @@ def run_suite(
     limit: int | None = None,
     seed: int = 0,
     where: Mapping[str, Collection[str]] | None = None,
-) -> tuple[SuiteResult, dict[str, float]]:
+    unit: Unit = "token",
+    bow_correction: bool = True,
+    keep_pieces: bool = False,
+) -> tuple[SuiteResult, TextScores]:
     """Evaluate one suite experiment from a language model or from precomputed per-text scores.
 
-    Returns the result and the scores of the texts it used (what `--dump-scores` writes). One seeded
-    generator draws the `--limit` sample, then every bootstrap resample; `where` selects items by label.
+    Returns the result and the scores of the texts it used (what `--dump-scores` writes; with `keep_pieces`,
+    each text's per-token or per-word values too, what `--dump-tokens` writes). One seeded generator draws
+    the `--limit` sample, then every bootstrap resample; `where` selects items by label; `unit` and
+    `bow_correction` are `score_texts`'.
     """
     if (scorer is None) == (scores is None):
         raise PlausibilityError("give either a language model or a scores file, not both or neither")
@@ -83,7 +88,7 @@ def run_suite(
     items = load_items(suite, limit, rng, where)
     texts = suite_texts(items)
     if scorer is not None:
-        used = score_texts(texts, scorer, suite.score, slor)
+        used = score_texts(texts, scorer, suite.score, slor, unit, bow_correction, keep_pieces)
     else:
-        used = {text.id: scores[text.id] for text in texts if text.id in scores}
-    return evaluate(suite, items, used, rng), used
+        used = TextScores({text.id: scores[text.id] for text in texts if text.id in scores})  # type: ignore[index]
+    return evaluate(suite, items, used.scores, rng), used

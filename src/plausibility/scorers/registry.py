@@ -57,6 +57,7 @@ def _zero_shot(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
         batch_size=options.batch_size or LM_BATCH_SIZE,
         device=options.device,
         dtype=options.dtype,
+        pll=spec.pll,
     )
     default = "masked" if isinstance(lm, MaskedLanguageModel) else "pmi"
     return ZeroShotScorer(lm, spec.variant or default)

@@ -13,8 +13,9 @@ The forms, tried in this order:
 - a folder written by `plausibility export` (one holding `model.safetensors`);
 - `ngram[:<triples>]`, `resnik[:<triples>]`: a baseline counted from a triples file (default: the bundled one);
 - `glove-mlp:<path>.ckpt`: a checkpoint that must hold a GloVe+MLP net;
-- `zero-shot[:<lm>][@<variant>]`: a language model, untrained (default: the offline causal LM, variant pmi for
-  a causal LM, masked for a masked one).
+- `zero-shot[:<lm>][@<variant>][?pll=<metric>]`: a language model, untrained (default: the offline causal LM,
+  variant pmi for a causal LM, masked for a masked one); a masked LM's texts are scored by pseudo-log-likelihood,
+  `word-l2r` unless `?pll=original` says otherwise.
 """
 
 import hashlib
@@ -26,6 +27,7 @@ from typing import Literal, cast
 from plausibility.baselines.zero_shot import ZERO_SHOT_VARIANTS, ZeroShotVariant
 from plausibility.checksums import tree_sha256, tree_stamps
 from plausibility.errors import PlausibilityError, ResourceMissingError, UnknownNameError
+from plausibility.lm.protocol import PLL_METRICS, PLLMetric
 from plausibility.resources.paths import bundled_triples, data_dir, shipped_models
 
 ScorerKind = Literal[
@@ -58,7 +60,7 @@ FORMS = (
     "ngram[:<triples>]",
     "resnik[:<triples>]",
     "uncalibrated:<SPEC>",
-    "zero-shot[:<lm>][@<variant>]",
+    "zero-shot[:<lm>][@<variant>][?pll=<metric>]",
     "<path>.ckpt",
     "<exported folder>",
 )
@@ -74,6 +76,7 @@ class ScorerSpec:
         kind: the form (see the module docstring); `shipped` is the bare name of a shipped model.
         source: the file, folder, LM or shipped name the scorer is built from (None: the scorer's default).
         variant: the zero-shot formula (`raw`, `pmi`, `pmi-passive`, `masked`); None picks it from the LM's kind.
+        pll: a zero-shot masked LM's pseudo-log-likelihood metric (None: `word-l2r`, the default).
         inner: the SPEC a `conceptmax`, `uncalibrated` or `event` wrapper wraps.
         members: the SPECs an `ensemble` averages, in order.
         weights: each member's weight in that mean, aligned with `members` (empty: all 1).
@@ -82,6 +85,7 @@ class ScorerSpec:
     kind: ScorerKind
     source: str | None = None
     variant: ZeroShotVariant | None = None
+    pll: PLLMetric | None = None
     inner: "ScorerSpec | None" = None
     members: tuple["ScorerSpec", ...] = ()
     weights: tuple[float, ...] = ()
@@ -101,16 +105,26 @@ class ScorerSpec:
         text = self.kind + (f":{self.source}" if self.source else "")
         if self.variant:
             text += f"@{self.variant}" if self.source else f":@{self.variant}"
+        if self.pll:
+            text += f"?pll={self.pll}" if self.source or self.variant else f":?pll={self.pll}"
         return text
 
 
 def _zero_shot(argument: str) -> ScorerSpec:
+    argument, question, query = argument.partition("?")
+    pll = None
+    if question:
+        key, equals, pll = query.partition("=")
+        if key != "pll" or not equals:
+            raise PlausibilityError(f"zero-shot option {query!r} is not known; the one option is ?pll=<metric>")
+        if pll not in PLL_METRICS:
+            raise UnknownNameError("PLL metric", pll, PLL_METRICS)
     lm, at, variant = argument.rpartition("@")
     if not at:
         lm, variant = argument, ""
     if variant and variant not in ZERO_SHOT_VARIANTS:
         raise UnknownNameError("zero-shot variant", variant, ZERO_SHOT_VARIANTS)
-    return ScorerSpec("zero-shot", lm or None, cast(ZeroShotVariant, variant) or None)
+    return ScorerSpec("zero-shot", lm or None, cast(ZeroShotVariant, variant) or None, cast(PLLMetric | None, pll))
 
 
 def _weighted_member(part: str) -> tuple[float, ScorerSpec]:
