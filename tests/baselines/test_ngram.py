@@ -6,7 +6,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from plausibility.baselines.ngram import BigramCounts, NgramScorer
-from plausibility.corpus.artefacts import read_counts
+from plausibility.corpus.artefacts import read_count_table, read_counts
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.scorers.protocol import TripleScorer
 from plausibility.scorers.registry import build_scorer
@@ -26,6 +26,21 @@ def test_counts_from_the_fixture(counts):
     assert counts.verb_object[("eat", "food")] == 7
     assert counts.verb == {"eat": 9, "chase": 6, "drink": 2}
     assert (counts.n_subjects, counts.n_objects) == (3, 5)
+
+
+def test_counts_from_a_table_equal_counts_from_triples(fixtures):
+    triples = read_counts(fixtures / "ngram_triples.tsv")
+    from_table = BigramCounts.from_table(read_count_table(fixtures / "ngram_triples.tsv"))
+    from_triples = BigramCounts.from_triples(triples)
+    assert from_table.subject_verb == from_triples.subject_verb and from_table.verb == from_triples.verb
+    assert from_table.verb_object == from_triples.verb_object
+    assert (from_table.n_subjects, from_table.n_objects) == (from_triples.n_subjects, from_triples.n_objects)
+    assert dict(from_table.triple) == triples  # built on first use
+    events = [*EVENTS, Triple("bird", "fly", "sky")]
+    assert (
+        NgramScorer(from_table).held_out_score(events).tolist()
+        == NgramScorer(from_triples).held_out_score(events).tolist()
+    )
 
 
 def test_unsmoothed_is_the_thesis_formula(counts):

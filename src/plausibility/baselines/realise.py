@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 from plausibility.errors import DataFormatError
+from plausibility.lexicon.inflections import inflection
 from plausibility.triple import Triple
 
 
@@ -19,9 +20,7 @@ def _inflect(verb: str, tag: str) -> str:
     head, _, particle = verb.strip().partition(" ")
     if not head:
         raise DataFormatError(f"verb {verb!r} is empty; give a verb lemma such as 'eat'")
-    from lemminflect import getInflection  # imports spaCy: only when a sentence is realised
-
-    inflected = getInflection(head, tag=tag, inflect_oov=True)[0]
+    inflected = inflection(head, tag)
     return f"{inflected} {particle}" if particle else inflected
 
 

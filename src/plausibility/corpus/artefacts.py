@@ -5,6 +5,7 @@ import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -12,6 +13,9 @@ import pyarrow.parquet as pq
 from plausibility.atomic import atomic_path, atomic_write_text
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.triple import Triple
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 TRIPLE_COLUMNS = ("subject", "verb", "object")
 NEGATIVE_COLUMNS = ("negative_subject", "negative_verb", "negative_object")
@@ -83,6 +87,23 @@ def read_counts(path: Path) -> dict[Triple, int]:
     if path.suffix.lower() == ".parquet":
         return read_triples(path)
     return _read_tsv(path)
+
+
+def read_count_table(path: Path) -> "pd.DataFrame":
+    """`read_counts` as a table (subject, verb, object, count): a Parquet file is read without a row of Python."""
+    if path.is_file() and path.suffix.lower() == ".parquet":
+        table = pq.read_table(path)
+        missing = [name for name in (*TRIPLE_COLUMNS, "count") if name not in table.column_names]
+        if missing:
+            raise DataFormatError(
+                f"{path}: missing columns {', '.join(missing)}; expected subject, verb, object, count"
+            )
+        return table.select([*TRIPLE_COLUMNS, "count"]).to_pandas()
+    import pandas as pd
+
+    counts = read_counts(path)
+    columns = {name: [getattr(triple, name) for triple in counts] for name in TRIPLE_COLUMNS}
+    return pd.DataFrame({**columns, "count": list(counts.values())})
 
 
 def write_pairs(path: Path, events: Sequence[Triple], negatives: Sequence[Triple]) -> None:

@@ -9,8 +9,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
-from lemminflect import getAllInflections, getAllLemmas
-
+from plausibility.lexicon.inflections import inflections, lemmas
 from plausibility.triple import Triple
 
 if TYPE_CHECKING:
@@ -23,10 +22,10 @@ def verb_lemma(word: str) -> str:
 
     A word lemminflect does not know as a verb is kept as given.
     """
-    if getAllInflections(word, upos="VERB"):
+    if inflections(word, upos="VERB"):
         return word
-    lemmas = getAllLemmas(word, upos="VERB").get("VERB")
-    return lemmas[0] if lemmas else word
+    found = lemmas(word, upos="VERB").get("VERB")
+    return found[0] if found else word
 
 
 class QueryLemmas:
@@ -45,9 +44,8 @@ class QueryLemmas:
 
     def _noun(self, word: str) -> str:
         lemma = self.hierarchy.lemma(word)
-        return (
-            word if lemma is None else lemma.replace("_", " ")
-        )  # WordNet writes "fire_hydrant"; a query "fire hydrant"
+        # WordNet writes "fire_hydrant" where a query writes "fire hydrant".
+        return word if lemma is None else lemma.replace("_", " ")
 
     @staticmethod
     def columns(given: Sequence[Triple], scored: Sequence[Triple]) -> dict[str, list[object]]:

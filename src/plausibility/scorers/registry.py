@@ -34,9 +34,9 @@ def _triples(spec: ScorerSpec) -> Path:
 
 def _ngram(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
     from plausibility.baselines.ngram import BigramCounts, NgramScorer
-    from plausibility.corpus.artefacts import read_counts
+    from plausibility.corpus.artefacts import read_count_table
 
-    return NgramScorer(BigramCounts.from_triples(read_counts(_triples(spec))))
+    return NgramScorer(BigramCounts.from_table(read_count_table(_triples(spec))))
 
 
 def _resnik(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
