@@ -29,6 +29,9 @@ def test_lieder_with_the_offline_causal_lm_matches_scores_from_a_file(offline_sc
     # Feeding the dumped scores back gives the same report.
     from_file, _ = run_suite(suite, scores=used)
     assert from_file.results == from_model.results
+    # ... and so does the TextScores a run returns, as a notebook passes it on to a second metric.
+    from_returned, _ = run_suite(suite, scores=scored)
+    assert from_returned.results == from_model.results
     overall = [row for row in from_model.results if not row.group]
     assert len(overall) == 17
     assert {row.accuracy for row in overall} <= {0.0, 0.5, 1.0}

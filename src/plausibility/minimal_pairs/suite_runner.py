@@ -66,7 +66,7 @@ def run_suite(
     suite: SuiteConfig,
     *,
     scorer: LanguageModelScorer | None = None,
-    scores: Mapping[str, float] | None = None,
+    scores: Mapping[str, float] | TextScores | None = None,
     slor: SlorFunction | None = None,
     limit: int | None = None,
     seed: int = 0,
@@ -80,7 +80,8 @@ def run_suite(
     Returns the result and the scores of the texts it used (what `--dump-scores` writes; with `keep_pieces`,
     each text's per-token or per-word values too, what `--dump-tokens` writes). One seeded generator draws
     the `--limit` sample, then every bootstrap resample; `where` selects items by label; `unit` and
-    `bow_correction` are `score_texts`'.
+    `bow_correction` are `score_texts`'. `scores` may be the `TextScores` an earlier run returned, so one
+    scoring serves several metrics of the same suite.
     """
     if (scorer is None) == (scores is None):
         raise PlausibilityError("give either a language model or a scores file, not both or neither")
@@ -90,5 +91,6 @@ def run_suite(
     if scorer is not None:
         used = score_texts(texts, scorer, suite.score, slor, unit, bow_correction, keep_pieces)
     else:
-        used = TextScores({text.id: scores[text.id] for text in texts if text.id in scores})  # type: ignore[index]
+        given = scores.scores if isinstance(scores, TextScores) else scores
+        used = TextScores({text.id: given[text.id] for text in texts if text.id in given})  # type: ignore[union-attr]
     return evaluate(suite, items, used.scores, rng), used
