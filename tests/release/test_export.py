@@ -144,6 +144,9 @@ def test_an_evaluated_export_records_its_aucs(classifier_run: Path, tmp_path: Pa
         assert recorded[half]["low"] <= recorded[half]["estimate"] <= recorded[half]["high"]
     card = (tmp_path / "model" / "MODEL_CARD.md").read_text()
     assert f"| pep3k | {recorded['pep3k/valid']['estimate']:.3f} [" in card
+    # measured on the folder as written, in fresh processes
+    assert result.cold_start is not None and 0 < result.cold_start.seconds < 60 and result.cold_start.runs == 3
+    assert f"Cold start: {result.cold_start.describe()}." in card
     # CCΔ / LER of the exported weights, as `plausibility consistency` measures them on the test halves
     exported = build_scorer(f"uncalibrated:{tmp_path / 'model'}")  # exported with no calibration
     for dataset in ("pep3k", "20q"):
@@ -255,3 +258,14 @@ def test_a_concept_inject_folder_keeps_reading_senses(roberta_backbone: str, tmp
     triples, _ = _events(50)
     original = load_trained(str(run / "checkpoints" / "last.ckpt")).score(triples)
     assert np.max(np.abs(exported.score(triples) - original)) < 1e-3
+
+
+def test_an_exported_folder_exported_anew_keeps_its_weights_and_summary(classifier_run: Path, tmp_path: Path) -> None:
+    first = tmp_path / "first"
+    export_model(classifier_run, first, evaluate=False, calibration_pairs=0, summary="a tiny test classifier")
+    again = tmp_path / "again"
+    export_model(first, again, evaluate=False, calibration_pairs=0, name="again", version="1.1")
+    assert (again / "model.safetensors").read_bytes() == (first / "model.safetensors").read_bytes()
+    config = yaml.safe_load((again / "config.yaml").read_text())
+    assert (config["name"], config["version"], config["summary"]) == ("again", "1.1", "a tiny test classifier")
+    assert (again / "MODEL_CARD.md").read_text().startswith("# again 1.1\n\nA tiny test classifier.\n")

@@ -48,6 +48,9 @@ def test_load_scorer_with_no_name_is_the_default_and_an_equal_ensemble_finds_its
     assert scorer.probability_mapping == named.probability_mapping
     assert "human judgements" in named.probability_mapping
     assert not (tmp_path / "calibration").exists()  # found as shipped: nothing fitted, nothing cached
+    # its folder named by path (as an exported ensemble is) is the same model, with its own calibration
+    by_path = plausibility.load_scorer(str(model_folder(DEFAULT_MODEL)))
+    np.testing.assert_array_equal(by_path.probability(EVENTS), named.probability(EVENTS))
 
 
 def test_every_shipped_folder_is_a_model_with_a_version_and_card() -> None:

@@ -15,7 +15,7 @@ from plausibility.lm.loading import load_lm
 from plausibility.lm.measures import Measure, target_logprobs, target_ranks, with_word_start_mass
 from plausibility.lm.token_scorer import TokenScorer
 from plausibility.lm.tokens import TokenisedText, check_texts, continuation_tokens, join, tokenise
-from plausibility.lm.words import WordScores, beginning_of_word_ids, sum_by_word, word_of_each_token
+from plausibility.lm.words import WordScores, beginning_of_word_ids, bow_corrected, sum_by_word, word_of_each_token
 from plausibility.resources.causal_lm import DEFAULT_CAUSAL_LM
 
 if TYPE_CHECKING:
@@ -60,20 +60,6 @@ def _common_length(first: Sequence[int], second: Sequence[int]) -> int:
         if a != b:
             return index
     return min(len(first), len(second))
-
-
-def _corrected(rows: np.ndarray, scored: np.ndarray, begins_word: np.ndarray, has_context: bool) -> np.ndarray:
-    """Token log-probabilities with the beginning-of-word correction, to be summed within words.
-
-    `rows` holds, per scored token and one position past the last, the true token's log-probability and
-    the log-mass on word-starting tokens. A token that ends a word (the next begins one, or it is the
-    last) gains the mass after it; a token that begins a word loses the mass before it.
-    """
-    logprobs, start_mass = rows[:-1, 0], rows[:, 1]
-    ends = np.append(begins_word[scored[1:]], True)
-    begins = begins_word[scored].copy()
-    begins[0] = has_context and begins[0]
-    return logprobs + np.where(ends, start_mass[1:], 0.0) - np.where(begins, start_mass[:-1], 0.0)
 
 
 class CausalLMScorer(TokenScorer):
@@ -200,7 +186,7 @@ class CausalLMScorer(TokenScorer):
             begins_word = np.zeros(max(len(self.tokenizer), int(starts.max()) + 1), dtype=bool)
             begins_word[starts] = True
             token_values = [
-                _corrected(rows, np.array(r.scored), begins_word, has_context=bool(context))
+                bow_corrected(rows, np.array(r.scored), begins_word, has_context=bool(context))
                 for rows, r, context in zip(measured, requests, contexts, strict=True)
             ]
         scores = []

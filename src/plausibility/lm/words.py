@@ -69,3 +69,17 @@ def beginning_of_word_ids(tokenizer: "PreTrainedTokenizerBase") -> np.ndarray | 
     starts = {index for item, index in tokenizer.get_vocab().items() if item.startswith(marker)}
     starts |= {index for index, added in tokenizer.added_tokens_decoder.items() if added.lstrip}
     return np.array(sorted(starts), dtype=np.int64) if starts else None
+
+
+def bow_corrected(rows: np.ndarray, scored: np.ndarray, begins_word: np.ndarray, has_context: bool) -> np.ndarray:
+    """Token log-probabilities with the beginning-of-word correction, to be summed within words.
+
+    `rows` holds, per scored token and one position past the last, the true token's log-probability and
+    the log-mass on word-starting tokens. A token that ends a word (the next begins one, or it is the
+    last) gains the mass after it; a token that begins a word loses the mass before it.
+    """
+    logprobs, start_mass = rows[:-1, 0], rows[:, 1]
+    ends = np.append(begins_word[scored[1:]], True)
+    begins = begins_word[scored].copy()
+    begins[0] = has_context and begins[0]
+    return logprobs + np.where(ends, start_mass[1:], 0.0) - np.where(begins, start_mass[:-1], 0.0)

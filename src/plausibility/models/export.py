@@ -42,12 +42,14 @@ class TrainedModel:
         hparams: the module's saved hyperparameters (`net`, `abstractions`, the lexicon's settings, ...).
         net_state: the net's weights, and its extra state where it has one.
         training: how it was trained: checkpoint, global step, epoch, batch size, pairs, training seconds.
+        summary: what it is in one line, where an exported folder says so (exported anew, it keeps it).
     """
 
     source: Path
     hparams: dict
     net_state: dict[str, object]
     training: dict[str, object]
+    summary: str | None = None
 
 
 def trained_model(source: str | Path) -> TrainedModel:
@@ -55,7 +57,7 @@ def trained_model(source: str | Path) -> TrainedModel:
     if is_model_folder(source):
         hparams, state = read_model_folder(source)
         config = yaml.safe_load((Path(source) / CONFIG).read_text(encoding="utf-8"))
-        return TrainedModel(Path(source), hparams, state, dict(config.get("training") or {}))
+        return TrainedModel(Path(source), hparams, state, dict(config.get("training") or {}), config.get("summary"))
     path = checkpoint_of(source)
     checkpoint = read_checkpoint(str(path))
     hparams = checkpoint.get("hyper_parameters", {})

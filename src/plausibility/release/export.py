@@ -18,6 +18,7 @@ from plausibility.evaluation.auc import ScoredHalf, evaluate_auc
 from plausibility.evaluation.judged_calibration import calibration_figures, fit_on_judgements
 from plausibility.evaluation.model_request import ModelRequest
 from plausibility.evaluation.results import ModelResult, ReportSettings, auc_intervals, consistency_figures
+from plausibility.release.cold_start import measure_cold_start
 from plausibility.release.exported import ExportResult
 from plausibility.release.model_card import evaluation_record, model_card
 from plausibility.resources.paths import bundled_pairs
@@ -84,7 +85,8 @@ def measure_and_write(
     if result is not None:
         (staging / EVALUATION).write_text(json.dumps(evaluation_record(result, own, after), indent=1) + "\n")
     sizes = {path.name: path.stat().st_size for path in sorted(staging.iterdir())}
-    exported = ExportResult(target, config, sizes, result, fitted, own, after)
+    cold_start = measure_cold_start(staging) if evaluate else None  # as it will load: weights, calibration, config
+    exported = ExportResult(target, config, sizes, result, fitted, own, after, cold_start)
     (staging / CARD).write_text(model_card(exported, pairs), encoding="utf-8")
     sizes[CARD] = (staging / CARD).stat().st_size
     for path in staging.iterdir():
@@ -145,7 +147,7 @@ def export_model(
         trained_on = model.training.get("pairs")
         pairs_path = Path(pairs) if pairs is not None else Path(str(trained_on)) if trained_on else bundled_pairs()
         with atomic_path(target, folder=True) as staging:
-            identity["summary"] = summary or _summary(model.hparams)
+            identity["summary"] = summary or model.summary or _summary(model.hparams)
             config = write_model_folder(staging, model, identity)
             scorer = load_trained(staging)  # measured as it will load: fp16 weights read back into float32
             exported = measure_and_write(

@@ -5,6 +5,7 @@ from pathlib import Path
 
 from plausibility.evaluation.judged_calibration import CalibrationFigures
 from plausibility.evaluation.results import ModelResult
+from plausibility.release.cold_start import ColdStart
 from plausibility.scorers.calibration import Calibration
 
 
@@ -18,6 +19,7 @@ class ExportResult:
         result: AUC with intervals and CCΔ / LER (None when not evaluated).
         own: how the scorer's own probabilities (before calibration) fit each evaluated half.
         calibrated: how the calibrated probabilities fit each evaluated half.
+        cold_start: how long a fresh process takes to load it and score one event (measured when evaluated).
     """
 
     folder: Path
@@ -27,3 +29,4 @@ class ExportResult:
     calibration: Calibration | None = None
     own: dict[str, CalibrationFigures] = field(default_factory=dict)
     calibrated: dict[str, CalibrationFigures] = field(default_factory=dict)
+    cold_start: ColdStart | None = None

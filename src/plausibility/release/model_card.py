@@ -126,6 +126,22 @@ def _figures_table(title: str, own: dict[str, CalibrationFigures], after: dict[s
     return [*lines, ""]
 
 
+def _size(exported: ExportResult) -> str:
+    """The folder's size; an ensemble's with the folders of the shipped members it loads."""
+    own = sum(exported.sizes.values())
+    if "members" not in exported.config:
+        return f"{own / 2**20:.1f} MiB"
+    from plausibility.scorers.shipped import model_folder, shipped_versions
+
+    members = sum(
+        path.stat().st_size
+        for name in shipped_versions(exported.config["spec"])
+        for path in model_folder(name).rglob("*")
+        if path.is_file()
+    )
+    return f"{own / 2**20:.2f} MiB, {(own + members) / 2**20:.1f} MiB with the folders of the shipped models it reads"
+
+
 def model_card(exported: ExportResult, pairs: Path) -> str:
     """MODEL_CARD.md: what the model is, its figures with intervals, its calibration, use and limits."""
     config, result, calibration = exported.config, exported.result, exported.calibration
@@ -136,10 +152,11 @@ def model_card(exported: ExportResult, pairs: Path) -> str:
         "",
         f"{config['summary'][0].upper()}{config['summary'][1:]}.",
         "",
-        f"Exported by plausibility {__version__} on {datetime.now(UTC):%Y-%m-%d} UTC; "
-        f"{sum(exported.sizes.values()) / 2**20:.1f} MiB.",
+        f"Exported by plausibility {__version__} on {datetime.now(UTC):%Y-%m-%d} UTC; {_size(exported)}.",
         "",
     ]
+    if exported.cold_start is not None:
+        lines += [f"Cold start: {exported.cold_start.describe()}.", ""]
     lines += _ensemble_sections(config) if "members" in config else _net_sections(config, pairs)
     lines += ["## Evaluation", ""]
     if result is None:

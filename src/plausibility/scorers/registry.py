@@ -93,13 +93,17 @@ FACTORIES: dict[ScorerKind, Factory] = {
 }
 
 
+def _folder(spec: ScorerSpec) -> Path:
+    """The folder a `shipped` or `folder` SPEC names."""
+    return model_folder(str(spec.source)) if spec.kind == "shipped" else Path(str(spec.source))
+
+
 def _own_calibration(spec: ScorerSpec, member: bool) -> Calibration | None:
     """The calibration a model folder carries, where it applies: alone always; in an ensemble, only one fitted
     on training pairs, the scale every ensemble's members are averaged on."""
-    folder = model_folder(str(spec.source)) if spec.kind == "shipped" else Path(str(spec.source))
-    if spec.kind not in ("shipped", "folder") or not (folder / CALIBRATION).is_file():
+    if spec.kind not in ("shipped", "folder") or not (_folder(spec) / CALIBRATION).is_file():
         return None
-    own = Calibration.load(folder / CALIBRATION)
+    own = Calibration.load(_folder(spec) / CALIBRATION)
     return own if not member or own.target == "pairs" else None
 
 
@@ -143,7 +147,11 @@ def _build(
         members = [_build(part, options, True, loaded, member=True) for part in spec.members]
         ensemble = EnsembleScorer(members, [str(part) for part in spec.members], spec.weights)
         return calibrated(spec, ensemble) if calibrate_probabilities else ensemble
-    if spec.kind == "shipped" and (written := ensemble_spec(model_folder(str(spec.source)))) is not None:
+    if spec.kind in ("shipped", "folder") and (written := ensemble_spec(_folder(spec))) is not None:
+        ensemble = _build(parse_spec(written), options, False, loaded, member)
+        own = _own_calibration(spec, member) if calibrate_probabilities else None
+        if own is not None:  # an exported ensemble's own calibration (the default's: on human judgements)
+            return calibrate(ensemble, own)
         return _build(parse_spec(written), options, calibrate_probabilities, loaded, member)
     if str(spec) not in loaded:
         loaded[str(spec)] = FACTORIES[spec.kind](spec, options)

@@ -62,7 +62,9 @@ def _config(folder: Path) -> dict:
 
 
 def ensemble_spec(folder: Path) -> str | None:
-    """The SPEC of a shipped ensemble's folder; None for a trained net's folder."""
+    """The SPEC of an ensemble's folder (shipped or exported); None for a trained net's folder, or any other."""
+    if not (folder / CONFIG).is_file():
+        return None
     config = _config(folder)
     if config.get("format") != ENSEMBLE_FORMAT:
         return None
