@@ -139,7 +139,7 @@ def _size(exported: ExportResult) -> str:
         for path in model_folder(name).rglob("*")
         if path.is_file()
     )
-    return f"{own / 2**20:.2f} MiB, {(own + members) / 2**20:.1f} MiB with the folders of the shipped models it reads"
+    return f"{own / 2**10:.0f} KiB of its own, {(own + members) / 2**20:.1f} MiB with the shipped models it reads"
 
 
 def model_card(exported: ExportResult, pairs: Path) -> str:
