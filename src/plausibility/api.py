@@ -2,8 +2,10 @@
 
 import math
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
@@ -11,14 +13,23 @@ from plausibility.corpus.artefacts import TRIPLE_COLUMNS
 from plausibility.devices import DType
 from plausibility.errors import PlausibilityError
 from plausibility.lexicon.training_lexicon import TrainingLexicon, lexicon_of
-from plausibility.query.batch import Annotator, BatchResult, score_table, score_triples
+from plausibility.query.batch import Annotator, BatchResult, TripleColumns, score_table, score_triples
 from plausibility.query.coverage import coverage_flags
-from plausibility.query.explain import Explanation, ExplanationColumns, at_min_depth, explain, explains_itself
+from plausibility.query.explain import (
+    Explanation,
+    ExplanationColumns,
+    GridProbabilities,
+    at_min_depth,
+    explain,
+    explains_itself,
+    grid_probabilities,
+)
 from plausibility.query.lemmas import QueryLemmas
 from plausibility.query.triple_files import triple_problem
 from plausibility.scorers.protocol import TripleScorer
 from plausibility.scorers.registry import build_scorer
-from plausibility.scorers.shipped import DEFAULT_MODEL
+from plausibility.scorers.shipped import DEFAULT_MODEL, shipped_versions
+from plausibility.scorers.spec import parse_spec
 from plausibility.triple import Triple
 
 TripleLike = Triple | tuple[str, str, str] | Sequence[str]
@@ -102,6 +113,10 @@ class Scorer:
         """
         return explain(self.scorer, self.as_scored(triples, as_given), top=top, min_depth=self.min_depth)
 
+    def grids(self, triples: Iterable[TripleLike], as_given: bool = False) -> list[GridProbabilities]:
+        """Each event's abstraction grid with every cell's probability: what `explain` ranks, for drawing it."""
+        return grid_probabilities(self.scorer, self.as_scored(triples, as_given), min_depth=self.min_depth)
+
     def answers(self, triples: Iterable[TripleLike], as_given: bool = False) -> list[dict[str, object]]:
         """Each event's record as `plausibility score S V O --json` gives it: the words as given, the score and
         probability, the lemmas scored (`lemmatised`: whether any word changed) and the coverage `flags`."""
@@ -109,6 +124,35 @@ class Scorer:
         lemmas = None if as_given else self._lemmas
         table = score_triples(self.scorer, given, lemmas, annotators=[coverage_flags(self.scorer)])
         return [{str(key): _plain(value) for key, value in row.items()} for row in table.to_dict("records")]
+
+    def records(
+        self, triples: Iterable[TripleLike], as_given: bool = False, explain: bool = False, top: int = 3
+    ) -> list[dict[str, object]]:
+        """Each event's JSON object as `plausibility score S V O --json` prints it, and the HTTP API gives it.
+
+        `answers` with the model's name, the versions of the shipped models it reads and what its probability
+        means, so a record read alone says where it came from; with `explain` (always for a ConceptMax, whose
+        score is its best abstraction) the `explanation` as `Explanation.record` gives it.
+        """
+        given = as_triples(triples)
+        shared = {
+            "model": self.spec,
+            "shipped_models": shipped_versions(self.spec),
+            "probability_mapping": self.probability_mapping,
+        }
+        records = [{**answer, **shared} for answer in self.answers(given, as_given)]
+        if explain or explains_itself(self.scorer):
+            for record, explanation in zip(records, self.explain(given, top, as_given), strict=True):
+                record["explanation"] = explanation.record()
+        return records
+
+    def table_columns(self, as_given: bool = False, explain: bool = False) -> TripleColumns:
+        """What `score_file` adds to each row: `answers`' columns, and with `explain` (always for a ConceptMax)
+        the abstraction that scores highest and its probability."""
+        annotators: list[Annotator] = [coverage_flags(self.scorer)]
+        if explain or explains_itself(self.scorer):
+            annotators.append(ExplanationColumns(self.scorer, self.min_depth))
+        return TripleColumns(self.scorer, None if as_given else self._lemmas, annotators)
 
     def score_file(
         self,
@@ -120,18 +164,87 @@ class Scorer:
         explain: bool = False,
         progress: bool = False,
     ) -> BatchResult:
-        """`plausibility score --input SOURCE --output OUTPUT`: streamed, order-keeping, atomic.
-
-        The table gets the columns of `answers` for every row, and with `explain` the abstraction that
-        scores highest and its probability.
-        """
-        annotators: list[Annotator] = [coverage_flags(self.scorer)]
-        if explain or explains_itself(self.scorer):
-            annotators.append(ExplanationColumns(self.scorer, self.min_depth))
-        lemmas = None if as_given else self._lemmas
+        """`plausibility score --input SOURCE --output OUTPUT` in this process: streamed, order-keeping, each
+        distinct triple scored once; into one file written all at once, or a folder of parts (a path with no
+        suffix) that a rerun resumes. The table gets the columns of `table_columns`."""
+        columns = self.table_columns(as_given, explain)
+        identity = {"model": self.spec, "as_given": as_given, "explain": explain, "min_depth": self.min_depth}
         return score_table(
-            self.scorer, Path(source), Path(output), batch_size, skip_invalid, annotators, progress, lemmas
+            self.scorer, Path(source), Path(output), batch_size, skip_invalid, columns.annotators, progress,
+            columns.lemmas, identity=identity,
+        )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _WorkerColumns:
+    """What a worker process builds its `TripleColumns` from: a SPEC and options, never a loaded model."""
+
+    spec: str
+    device: str | None
+    dtype: DType | None
+    batch_size: int | None
+    min_depth: int | None
+    as_given: bool
+    explain: bool
+
+    def __call__(self) -> TripleColumns:
+        scorer = load_scorer(
+            self.spec, device=self.device, dtype=self.dtype, batch_size=self.batch_size, min_depth=self.min_depth
         )
+        return scorer.table_columns(self.as_given, self.explain)
+
+
+def score_file(
+    source: Path | str,
+    output: Path | str,
+    spec: str | None = None,
+    *,
+    engine: Literal["local", "ray"] = "local",
+    workers: int = 1,
+    device: str | None = None,
+    devices: int | None = None,
+    dtype: DType | None = None,
+    batch_size: int | None = None,
+    min_depth: int | None = None,
+    chunk_size: int = 4096,
+    skip_invalid: bool = False,
+    as_given: bool = False,
+    explain: bool = False,
+    progress: bool = False,
+) -> BatchResult:
+    """`Scorer.score_file` on several worker processes, each loading the model once: `workers` on the CPU, or
+    one per GPU with `device="cuda"` and `devices=N` (worker i on `cuda:i`). Chunks are shared out between
+    the workers; the table written is the one a single process writes (in order, each distinct triple scored
+    once), up to the float rounding of batches formed apart.
+
+    With `engine="ray"`, `source` is a file, a folder or a glob of Parquet/CSV/JSONL tables, scored on the Ray
+    cluster `RAY_ADDRESS` names (a local Ray otherwise) by `workers` actors (default: every CPU of the
+    cluster; one GPU each with a `cuda` device), into the part folder `output`, a part per input file.
+    """
+    spec = spec or DEFAULT_MODEL
+    parse_spec(spec)  # a bad SPEC fails here, in one line, before any worker starts
+    if devices:
+        if not (device or "").startswith("cuda") or ":" in (device or ""):
+            raise PlausibilityError("--devices N takes one worker per GPU: give --device cuda (no index) with it")
+        placed = [f"cuda:{index}" for index in range(devices)]
+    else:
+        if workers < 1:
+            raise PlausibilityError(f"--workers must be at least 1, got {workers}")
+        placed = [device] * workers
+    factories = [_WorkerColumns(spec, place, dtype, batch_size, min_depth, as_given, explain) for place in placed]
+    identity = {"model": spec, "as_given": as_given, "explain": explain, "min_depth": min_depth}
+    if engine == "ray":
+        from plausibility.query.ray_scoring import score_with_ray
+
+        gpus = 1 if (device or "").startswith("cuda") else 0
+        return score_with_ray(
+            str(source), Path(output), factories[0], chunk_size, skip_invalid, identity,
+            workers if workers > 1 else None, gpus,
+        )  # fmt: skip
+    return score_table(
+        None, Path(source), Path(output), chunk_size, skip_invalid, progress=progress, workers=factories,
+        identity=identity,
+    )  # fmt: skip
 
 
 def _plain(value: object) -> object:

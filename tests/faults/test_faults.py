@@ -223,3 +223,32 @@ def test_a_model_folder_changed_under_a_loaded_model_fails_in_one_line_and_cache
         scorer.to_probability(np.array([0.0]))
     assert str(raised.value) == f"{triples}: changed on disk since the model was loaded from it; load the model again"
     assert not (tmp_path / "cache" / "calibration").exists()
+
+
+def test_a_run_into_parts_killed_midway_resumes_to_the_uninterrupted_table(tmp_path: Path) -> None:
+    import json
+
+    import pandas as pd
+
+    # Distinct triples, so that every chunk has work: 60 parts of 1,000 rows.
+    nouns = [f"{a}{b}" for a in ("dog", "cat", "bird", "child", "stone") for b in ("", "s", "x", "y")]
+    lines = [f"{s}\teat\t{o}{i}\n" for i in range(3000) for s, o in [(nouns[i % 20], nouns[(i * 7) % 20])]]
+    source = tmp_path / "kb.tsv"
+    source.write_text("".join(lines * 20))
+    arguments = ["-q", "score", "--input", str(source), "--model", "ngram", "--chunk-size", "1000", "--as-given"]
+    assert _run([*arguments, "--output", str(tmp_path / "whole")], tmp_path).returncode == 0
+
+    manifest = tmp_path / "parts" / "_manifest.json"
+    running = subprocess.Popen([*PLAUSIBILITY, *arguments, "--output", str(tmp_path / "parts")], cwd=tmp_path)
+    deadline = time.monotonic() + 300
+    while not (manifest.is_file() and json.loads(manifest.read_text())["finished"] >= 4):
+        assert running.poll() is None and time.monotonic() < deadline, "the run ended before it could be stopped"
+        time.sleep(0.05)
+    running.send_signal(signal.SIGTERM)
+    assert running.wait(timeout=60) == 143
+    stopped = json.loads(manifest.read_text())
+    assert not stopped["complete"] and 4 <= stopped["finished"] < 60
+
+    assert _run([*arguments, "--output", str(tmp_path / "parts")], tmp_path).returncode == 0
+    assert json.loads(manifest.read_text())["complete"]
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "parts"), pd.read_parquet(tmp_path / "whole"))

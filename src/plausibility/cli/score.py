@@ -19,6 +19,7 @@ from plausibility.errors import CommandLineError, DataFormatError, PlausibilityE
 
 if TYPE_CHECKING:
     from plausibility.api import Scorer
+    from plausibility.query.batch import BatchResult
 
 _EPILOG = """examples:
   plausibility score person breathe air
@@ -28,10 +29,15 @@ _EPILOG = """examples:
   plausibility score --input triples.tsv --output scores.parquet --model ngram --skip-invalid --explain
   printf 'person\\tbreathe\\tair\\n' | plausibility -q score --input - --output - --format jsonl
   plausibility score --input triples.tsv --output scores.tsv --device cuda --dtype bfloat16 --batch-size 256
+  plausibility score --input kb.parquet --output kb-scores --workers 2
+  plausibility score --input kb.parquet --output kb-scores --device cuda --devices 4
+  plausibility score --input 'kb/*.parquet' --output kb-scores --engine ray
 
 A file's format is its suffix (.tsv, .csv, .jsonl, .parquet). `--input -` reads stdin as JSON Lines when its
 first line starts with {, as TSV when it holds a tab, else as CSV; `--output -` writes stdout in --format
-(default tsv), only once every row is scored, so a failed run prints no rows.
+(default tsv), only once every row is scored, so a failed run prints no rows. An --output with no suffix is a
+folder of Parquet parts (one per --chunk-size rows) and a _manifest.json: rerun the same command after an
+interruption and it resumes from the last finished part. Each distinct triple is scored once per run.
 Exit codes: 0 scored; 1 bad input (one line on stderr names it); 2 a wrong command line.
 """
 # Formats of a `-` stream; `json` is JSON Lines too, one object per triple.
@@ -94,6 +100,19 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "--chunk-size", type=positive_int, default=4096, metavar="N", help="rows of --input read and scored at a time"
     )
     parser.add_argument("--skip-invalid", action="store_true", help="skip rows that are not triples (reported)")
+    scale = parser.add_argument_group("scoring a large --input")
+    scale.add_argument(
+        "--workers", type=positive_int, default=1, metavar="N",
+        help="worker processes, each loading the model once and sharing out the cores (default: 1)",
+    )  # fmt: skip
+    scale.add_argument(
+        "--devices", type=positive_int, metavar="N", help="with --device cuda: one worker per GPU, cuda:0 to cuda:N-1"
+    )
+    scale.add_argument(
+        "--engine", choices=("local", "ray"), default="local",
+        help="ray: score on the Ray cluster RAY_ADDRESS names (a local one otherwise), reading --input as a file, "
+        "a folder or a glob of Parquet/CSV/JSONL files and writing Parquet parts to the --output folder",
+    )  # fmt: skip
     add_load_options(parser, BATCH_HELP)
     parser.set_defaults(run=run)
 
@@ -111,6 +130,16 @@ def _check(args: argparse.Namespace) -> None:
         raise CommandLineError(f"--format {args.format} is for --output -; a file's suffix names its format")
     if args.top < 1:
         raise CommandLineError(f"--top must be at least 1, got {args.top}")
+    if (args.workers > 1 or args.devices or args.engine == "ray") and args.input is None:
+        raise CommandLineError(
+            "--workers, --devices and --engine ray score an --input table; give --input and --output"
+        )
+    if args.devices and args.workers > 1:
+        raise CommandLineError("--devices N starts one worker per GPU; drop --workers")
+    if args.engine == "ray" and (str(args.input) == "-" or str(args.output) == "-" or Path(str(args.output)).suffix):
+        raise CommandLineError(
+            "--engine ray reads files and writes a folder of parts: give --output a path with no suffix"
+        )
     if args.input is None and (problem := triple_problem(dict(zip(TRIPLE_COLUMNS, args.words, strict=True)))):
         raise PlausibilityError(f"{problem}; give one word (a lemma) for each of S V O")
 
@@ -155,6 +184,12 @@ def _score_file(args: argparse.Namespace, scorer: "Scorer", explaining: bool) ->
             )
         except DataFormatError as error:  # named by the spool file; the user gave stdin
             raise DataFormatError(str(error).replace(str(source), name)) from None
+    return _report(args, result)
+
+
+def _report(args: argparse.Namespace, result: "BatchResult") -> int:
+    """Log the skipped lines and say where the rows went."""
+    name = "stdin" if str(args.input) == "-" else str(args.input)
     log = logging.getLogger(__name__)
     for line in result.skipped:
         log.warning("%s:%d: skipped: %s", name, line.line, line.reason)
@@ -167,31 +202,46 @@ def _score_file(args: argparse.Namespace, scorer: "Scorer", explaining: bool) ->
     return 0
 
 
+def _score_elsewhere(args: argparse.Namespace) -> int:
+    """Score --input on worker processes, GPUs or a Ray cluster: the model loads there, not here."""
+    options = load_options(args)
+    settings = {
+        "min_depth": args.min_depth, "chunk_size": args.chunk_size, "skip_invalid": args.skip_invalid,
+        "as_given": args.as_given, "explain": args.explain, "device": options["device"], "dtype": options["dtype"],
+        "batch_size": options["batch_size"],
+    }  # fmt: skip
+    from plausibility.api import score_file
+
+    if args.engine == "ray":
+        result = score_file(args.input, args.output, args.model, engine="ray", workers=args.workers, **settings)
+    else:
+        with _streams(args) as (source, output):
+            result = score_file(
+                source, output, args.model, workers=args.workers, devices=args.devices, progress=True, **settings
+            )
+    return _report(args, result)
+
+
 def run(args: argparse.Namespace) -> int:
     from plausibility.api import load_scorer
     from plausibility.query.explain import explains_itself
-    from plausibility.scorers.shipped import describe_model, shipped_versions
+    from plausibility.scorers.shipped import describe_model
 
     _check(args)
+    if args.input is not None and (args.workers > 1 or args.devices or args.engine == "ray"):
+        return _score_elsewhere(args)
     scorer = load_scorer(args.model, min_depth=args.min_depth, **load_options(args))
     explaining = args.explain or explains_itself(scorer.scorer)
     if args.input is not None:
         return _score_file(args, scorer, explaining)
+    if args.json:
+        (record,) = scorer.records([args.words], args.as_given, explaining, args.top)
+        print(json.dumps(record, ensure_ascii=False))
+        return 0
     (record,) = scorer.answers([args.words], as_given=args.as_given)
     explanation = None
     if explaining:
         (explanation,) = scorer.explain([args.words], top=args.top, as_given=args.as_given)
-    if args.json:
-        record = {**record, "model": scorer.spec, "shipped_models": shipped_versions(scorer.spec)}
-        record["probability_mapping"] = scorer.probability_mapping
-        if explanation is not None:
-            record["explanation"] = {
-                "best": str(explanation.best),
-                "best_probability": explanation.best_probability,
-                "top": [{"abstraction": str(a), "probability": p} for a, p in explanation.top],
-            }
-        print(json.dumps(record, ensure_ascii=False))
-        return 0
     console = Console()
     console.print(f"model: {describe_model(scorer.spec)}", highlight=False, soft_wrap=True)
     console.print(f"probability: {scorer.probability_mapping}", highlight=False, soft_wrap=True)

@@ -1,6 +1,8 @@
-"""Scoring a table of triples of any size: streamed, order-preserving, all or nothing on disk."""
+"""Scoring a table of triples of any size: streamed, order-preserving, each distinct triple once, on one core or
+every core, into one file written all at once or a folder of parts that a rerun resumes."""
 
-from collections.abc import Callable, Sequence
+import itertools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,7 +12,10 @@ import pandas as pd
 from plausibility.errors import DataFormatError
 from plausibility.progress import progress_bar
 from plausibility.query.lemmas import QueryLemmas
+from plausibility.query.part_folder import PartFolder, is_part_folder
+from plausibility.query.scored_memo import ScoredMemo
 from plausibility.query.triple_files import InvalidLine, TableWriter, read_triple_chunks
+from plausibility.query.workers import Factory, InlinePool, WorkerPool
 from plausibility.scorers.protocol import TripleScorer
 from plausibility.triple import Triple
 
@@ -59,8 +64,35 @@ def find_invalid_lines(path: Path) -> list[InvalidLine]:
     raise DataFormatError(f"{path}: only a header and no triples; add one subject, verb, object per line")
 
 
+class TripleColumns:
+    """What a scored table adds for each triple as given: `score`, `probability`, with `lemmas` the lemma
+    columns (each triple scored in its lemma form), and each annotator's columns (on the triples as scored)."""
+
+    def __init__(
+        self, scorer: TripleScorer, lemmas: QueryLemmas | None = None, annotators: Sequence[Annotator] = ()
+    ) -> None:
+        self.scorer = scorer
+        self.lemmas = lemmas
+        self.annotators = list(annotators)
+
+    def __call__(self, given: Sequence[Triple]) -> pd.DataFrame:
+        triples = self.lemmas(given) if self.lemmas else list(given)
+        scores = self.scorer.score(triples) if triples else np.zeros(0)
+        columns: dict[str, object] = {"score": scores, "probability": self.scorer.to_probability(scores)}
+        if self.lemmas:
+            columns |= self.lemmas.columns(given, triples)
+        for annotate in self.annotators:
+            columns |= annotate(triples) if triples else {}
+        return pd.DataFrame(columns)
+
+
+# Chunks scored between two checks of the memory of scored triples: a fixed number, so that what is remembered
+# (and so every score) does not depend on how many workers there are.
+CHUNKS_PER_WAVE = 4
+
+
 def score_table(
-    scorer: TripleScorer,
+    scorer: TripleScorer | None,
     source: Path,
     output: Path,
     batch_size: int = 4096,
@@ -68,36 +100,71 @@ def score_table(
     annotators: Sequence[Annotator] = (),
     progress: bool = True,
     lemmas: QueryLemmas | None = None,
+    workers: Sequence[Factory] = (),
+    identity: Mapping[str, object] | None = None,
+    memory: int = 1_000_000,
 ) -> BatchResult:
-    """Score every triple of `source` into `output` (any table format), keeping order and extra columns.
+    """Score every triple of `source` into `output`, keeping order and extra columns.
 
-    Output adds `score` (the scorer's own scale), `probability` (its `to_probability`) and one column per
-    annotator entry. With `lemmas`, each triple is scored (and annotated) in its lemma form, and the lemma
-    columns say which words were changed; without, as given. Invalid rows stop the run before anything is
-    written, unless `skip_invalid`; an interrupted run leaves no output file.
+    Output adds the columns of `TripleColumns`. Each distinct triple is scored once per run (the last
+    `memory` of them are remembered across chunks). Invalid rows stop the run before anything is written,
+    unless `skip_invalid`.
+
+    `output` is a table file (any table format), written whole or not at all; or a folder (a path with no
+    suffix), which receives a Parquet part per chunk of `batch_size` rows and a manifest:
+    rerun the same command after an interruption and it goes on from the last finished part, with the
+    table it ends with equal, row for row, to an uninterrupted run's. With `workers` (one picklable factory
+    per worker process, each building its own `TripleColumns`), chunks are scored in parallel; without, by
+    `scorer` here. `identity` (the model and options) is what a resumed folder must have been written with.
     """
     if source.resolve() == output.resolve():
         raise DataFormatError(f"{output}: output would overwrite the input; choose another --output path")
     invalid = find_invalid_lines(source)
     if invalid and not skip_invalid:
         raise DataFormatError(_describe(source, invalid) + "; fix them or pass --skip-invalid")
+    memo = ScoredMemo(memory)
+    sharded = is_part_folder(output)
+    writer = (
+        PartFolder(output, source, batch_size, {**(identity or {}), "skip_invalid": skip_invalid})
+        if sharded
+        else TableWriter(output)
+    )
+    if scorer is None and not workers:
+        raise ValueError("score_table needs a scorer or worker factories")
+    pool = WorkerPool(workers) if workers else InlinePool(TripleColumns(scorer, lemmas, annotators))  # type: ignore[arg-type]
     rows = 0
-    with TableWriter(output) as writer, progress_bar("scoring", None, "triples", wanted=progress) as advance:
-        for chunk in read_triple_chunks(source, batch_size):
-            frame = chunk.rows
-            columns = zip(frame["subject"], frame["verb"], frame["object"], strict=True)
-            given = [Triple(s, v, o) for s, v, o in columns]
-            triples = lemmas(given) if lemmas else given
-            scores = scorer.score(triples) if triples else np.zeros(0)
-            frame = frame.assign(score=scores, probability=scorer.to_probability(scores))
-            if lemmas and triples:
-                frame = frame.assign(**lemmas.columns(given, triples))
-            for annotate in annotators:
-                frame = frame.assign(**annotate(triples)) if triples else frame
-            writer.write(frame)
-            rows += len(frame)
-            advance(len(frame))
+    with writer, pool, progress_bar("scoring", None, "triples", wanted=progress) as advance:
+        chunks = enumerate(read_triple_chunks(source, batch_size))
+        while wave := list(itertools.islice(chunks, CHUNKS_PER_WAVE)):
+            givens = [_given(chunk.rows) for _, chunk in wave]
+            done = [sharded and writer.finished(index) for index, _ in wave]  # type: ignore[union-attr]
+            units = []
+            for given, (index, chunk), finished in zip(givens, wave, done, strict=True):
+                if finished:  # a part an interrupted run wrote: what it remembered is read back, not scored
+                    part = writer.read(index)  # type: ignore[union-attr]
+                    memo.remember(given, part.drop(columns=list(chunk.rows.columns)))
+                else:
+                    units.append(memo.claim(given))
+            results = iter(pool.map(units))
+            for given, (index, chunk), finished in zip(givens, wave, done, strict=True):
+                if not finished:
+                    unit = units.pop(0)
+                    memo.remember(unit, next(results))
+                    frame = pd.concat([chunk.rows.reset_index(drop=True), memo.table(given)], axis=1)
+                    if sharded:
+                        writer.write_part(index, frame)  # type: ignore[union-attr]
+                    else:
+                        writer.write(frame)  # type: ignore[union-attr]
+                rows += len(chunk.rows)
+                advance(len(chunk.rows))
+            memo.forget_oldest()
+        if sharded:
+            writer.complete()  # type: ignore[union-attr]
     return BatchResult(output, rows, invalid)
+
+
+def _given(rows: pd.DataFrame) -> list[Triple]:
+    return [Triple(s, v, o) for s, v, o in zip(rows["subject"], rows["verb"], rows["object"], strict=True)]
 
 
 def score_triples(
@@ -106,24 +173,12 @@ def score_triples(
     lemmas: QueryLemmas | None = None,
     annotators: Sequence[Annotator] = (),
 ) -> pd.DataFrame:
-    """Scores of a few triples as a table (subject, verb, object, score, probability), input order.
-
-    With `lemmas`, scored in their lemma form, with the lemma columns of `score_table`; each annotator adds
-    its columns, computed on the triples as scored.
-    """
-    scored = lemmas(triples) if lemmas else list(triples)
-    scores = scorer.score(scored)
-    table = pd.DataFrame(
+    """Scores of a few triples as a table (subject, verb, object, then `TripleColumns`' columns), input order."""
+    words = pd.DataFrame(
         {
             "subject": [t.subject for t in triples],
             "verb": [t.verb for t in triples],
             "object": [t.object for t in triples],
-            "score": scores,
-            "probability": scorer.to_probability(scores),
         }
     )
-    if lemmas:
-        table = table.assign(**lemmas.columns(triples, scored))
-    for annotate in annotators:
-        table = table.assign(**annotate(scored))
-    return table
+    return pd.concat([words, TripleColumns(scorer, lemmas, annotators)(triples)], axis=1)

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from plausibility.lexicon.abstractions import Abstraction
+from plausibility.lexicon.abstractions import Abstraction, AbstractionGrid
 from plausibility.lexicon.training_lexicon import TrainingLexicon, lexicon_of
 from plausibility.scorers.cells import grid_scores
 from plausibility.scorers.protocol import GridSearcher, TripleScorer
@@ -33,6 +33,14 @@ class Explanation:
     subject_in_wordnet: bool
     object_in_wordnet: bool
 
+    def record(self) -> dict[str, object]:
+        """As `plausibility score --json` and the HTTP API give it: the best abstraction, then the top few."""
+        return {
+            "best": str(self.best),
+            "best_probability": self.best_probability,
+            "top": [{"abstraction": str(cell), "probability": probability} for cell, probability in self.top],
+        }
+
 
 def grid_source(scorer: TripleScorer, min_depth: int | None = None) -> tuple[TripleScorer, TrainingLexicon]:
     """The scorer whose grid is searched (a grid searcher's searched one) and the lexicon that lays it out.
@@ -58,10 +66,48 @@ def explains_itself(scorer: TripleScorer) -> bool:
     return isinstance(scorer, GridSearcher)
 
 
-def explain(
-    scorer: TripleScorer, triples: Sequence[Triple], top: int = 3, min_depth: int | None = None
-) -> list[Explanation]:
-    """Score every abstraction of each event once (deduplicated across events) and rank them, input order.
+@dataclass(frozen=True)
+class GridProbabilities:
+    """An event's grid with the probability of each of its cells, as `explain` ranks them.
+
+    `probabilities` (shape `grid.shape`, a subject concept per row) are the searched scorer's own, cell by
+    cell; a ConceptMax's score is their running maximum (`plausibility.scorers.concept_max.running_maximum`).
+    """
+
+    grid: AbstractionGrid
+    probabilities: np.ndarray
+
+    @property
+    def ranking(self) -> np.ndarray:
+        """The cells' row-major indices, most probable first; ties go to the most general, as row-major lists it."""
+        return np.argsort(-self.probabilities.ravel(), kind="stable")
+
+    @property
+    def best_cell(self) -> tuple[int, int]:
+        """The row (subject concept) and column (object concept) of the abstraction that explains the event."""
+        row, column = divmod(int(self.ranking[0]), self.grid.shape[1])
+        return row, column
+
+    def explanation(self, top: int = 3) -> Explanation:
+        """The arg-max abstraction of the grid, with the best `top` cells, highest first."""
+        cells = self.grid.cells()
+        probabilities = self.probabilities.ravel()
+        order = self.ranking
+        return Explanation(
+            event=self.grid.event,
+            probability=float(probabilities[-1]),  # the event is its grid's last cell
+            best=cells[order[0]],
+            best_probability=float(probabilities[order[0]]),
+            top=tuple((cells[i], float(probabilities[i])) for i in order[:top]),
+            subject_in_wordnet=self.grid.subjects[-1].synset is not None,
+            object_in_wordnet=self.grid.objects[-1].synset is not None,
+        )
+
+
+def grid_probabilities(
+    scorer: TripleScorer, triples: Sequence[Triple], min_depth: int | None = None
+) -> list[GridProbabilities]:
+    """Score every abstraction of each event once (deduplicated across events) and lay them out, input order.
 
     `min_depth` lays the grids out with another min depth than the scorer's lexicon has (give a ConceptMax
     through `at_min_depth` first, so its own score uses the same grids); None searches a ConceptMax's own
@@ -71,24 +117,19 @@ def explain(
         min_depth = EXPLANATION_MIN_DEPTH
     searched, lexicon = grid_source(scorer, min_depth)
     grids = lexicon.abstractor.grids(triples)
-    explanations = []
-    for grid, scores in zip(grids, grid_scores(searched, grids), strict=True):
-        cells = grid.cells()
-        probabilities = np.asarray(searched.to_probability(scores.ravel()), dtype=np.float64)
-        # Stable sort on the negated values: ties go to the most general abstraction, as row-major order lists it.
-        order = np.argsort(-probabilities, kind="stable")
-        explanations.append(
-            Explanation(
-                event=grid.event,
-                probability=float(probabilities[-1]),  # the event is its grid's last cell
-                best=cells[order[0]],
-                best_probability=float(probabilities[order[0]]),
-                top=tuple((cells[i], float(probabilities[i])) for i in order[:top]),
-                subject_in_wordnet=grid.subjects[-1].synset is not None,
-                object_in_wordnet=grid.objects[-1].synset is not None,
-            )
+    return [
+        GridProbabilities(
+            grid, np.asarray(searched.to_probability(scores.ravel()), dtype=np.float64).reshape(grid.shape)
         )
-    return explanations
+        for grid, scores in zip(grids, grid_scores(searched, grids), strict=True)
+    ]
+
+
+def explain(
+    scorer: TripleScorer, triples: Sequence[Triple], top: int = 3, min_depth: int | None = None
+) -> list[Explanation]:
+    """The arg-max abstraction of each event's grid and the best `top`, input order (see `grid_probabilities`)."""
+    return [grid.explanation(top) for grid in grid_probabilities(scorer, triples, min_depth)]
 
 
 class ExplanationColumns:

@@ -1,0 +1,93 @@
+"""Benchmark: `plausibility score --input` throughput of the default model and of each of its members, with 1 and
+2 workers, against another checkout's code (today's path) on the same triples in the same run.
+
+The triples are the first `--triples` distinct pseudo-negative events of the bundled training pairs (rare
+combinations), written as one TSV; with `--repeat K` each comes back K times, shuffled over the table, as a
+knowledge base repeats its common relations. Rates are rows per second. Each run is a fresh
+`plausibility score --input ... --output ...` process; its wall time includes loading the model(s), which
+is measured apart (the cold score of one triple) and taken off for the scoring rate. The first configuration
+of each model is the baseline its ratios are against: the `--baseline-src` checkout when given, else 1
+worker of this one. The scores of every configuration are compared with the first one's.
+
+    .venv/bin/python bench/score_throughput.py [--triples 20000] [--models default,conceptmax,...]
+        [--workers 1,2] [--chunk-size 500] [--repeat 1] [--baseline-src /path/to/old/src]
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+
+from plausibility.resources.paths import bundled_pairs
+
+MODELS = "default,event:conceptmax,conceptmax,zero-shot:@pmi-passive,ngram"
+
+
+def distinct_triples(count: int) -> pd.DataFrame:
+    """The first `count` distinct pseudo-negative events of the bundled pairs."""
+    columns = ["negative_subject", "verb", "negative_object"]
+    pairs = pq.read_table(bundled_pairs(), columns=columns).to_pandas().drop_duplicates()
+    return pairs.head(count).set_axis(["subject", "verb", "object"], axis=1).reset_index(drop=True)
+
+
+def timed(arguments: list[str], source: str | None) -> float:
+    """Wall seconds of one fresh process (it must succeed)."""
+    environment = {**os.environ, **({"PYTHONPATH": source} if source else {})}
+    start = time.perf_counter()
+    subprocess.run(arguments, check=True, capture_output=True, env=environment)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--triples", type=int, default=20_000, help="distinct triples")
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="rows per distinct triple, shuffled (seed 0) over the table"
+    )
+    parser.add_argument("--models", default=MODELS, help=f"comma-separated SPECs (default: {MODELS})")
+    parser.add_argument("--workers", default="1,2", help="worker counts to run this checkout with")
+    parser.add_argument("--chunk-size", type=int, default=500, help="rows per chunk: the unit workers share out")
+    parser.add_argument("--baseline-src", help="another checkout's src/ (today's path), run with this interpreter")
+    args = parser.parse_args()
+    command = [sys.executable, "-m", "plausibility", "-q", "score"]
+    chunks = ["--chunk-size", str(args.chunk_size)]
+    with tempfile.TemporaryDirectory() as folder:
+        table = Path(folder) / "triples.tsv"
+        rows = pd.concat([distinct_triples(args.triples)] * args.repeat, ignore_index=True)
+        rows.sample(frac=1, random_state=0).to_csv(table, sep="\t", index=False)
+        print(
+            f"{len(rows):,} rows of {args.triples:,} distinct triples in chunks of {args.chunk_size:,}; "
+            f"{os.cpu_count()} CPU cores"
+        )
+        print(
+            f"{'model':26} {'path':10} {'workers':>7} {'wall s':>8} {'load s':>7} {'triples/s':>10} {'ratio':>6} max|Δ|"
+        )
+        for model in args.models.split(","):
+            configurations = [("baseline", args.baseline_src, 1)] if args.baseline_src else []
+            configurations += [("this", None, int(n)) for n in args.workers.split(",")]
+            first_rate, first_scores = None, None
+            for label, source, workers in configurations:
+                named = [] if model == "default" else ["--model", model]  # each checkout's own default
+                load = timed([*command, "person", "breathe", "air", *named], source)
+                output = Path(folder) / f"{label}-{workers}.parquet"
+                extra = ["--workers", str(workers)] if workers > 1 else []
+                arguments = [*command, "--input", str(table), "--output", str(output), *named, *chunks, *extra]
+                wall = timed(arguments, source)
+                rate = len(rows) / max(wall - load, 1e-9)  # rows scored per second
+                scores = pd.read_parquet(output)["score"].to_numpy()
+                first_rate = first_rate or rate
+                first_scores = scores if first_scores is None else first_scores
+                gap = float(np.abs(scores - first_scores).max())
+                figures = f"{wall:8.1f} {load:7.1f} {rate:10.1f} {rate / first_rate:5.2f}x {gap:.1e}"
+                print(f"{model:26} {label:10} {workers:7} {figures}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+"""Scoring units of work on every core (or GPU) of one machine: worker processes, each with its own model.
+
+A unit is a list of triples; the function that scores it is built once per worker by a picklable factory
+(the scorer's SPEC and options cross the process boundary, not the loaded model). Results come back in the
+order the units went in, whichever worker finished first.
+"""
+
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from types import TracebackType
+from typing import Generic, TypeVar
+
+from plausibility.errors import PlausibilityError
+
+Unit = TypeVar("Unit")
+Result = TypeVar("Result")
+Factory = Callable[[], Callable[[Unit], Result]]
+
+# In each worker, set by `_start`: the function that scores a unit there, or why it could not be built.
+_worker_function: Callable | PlausibilityError | None = None
+
+
+def _start(factories: "multiprocessing.Queue", threads: int) -> None:
+    """A worker's first step: take a factory (each worker its own: `cuda:0`, `cuda:1`, ...) and build from it."""
+    global _worker_function
+    import torch
+
+    torch.set_num_threads(threads)  # the cores are shared out between the workers, not fought over
+    try:
+        _worker_function = factories.get()()
+    except PlausibilityError as error:  # raised again with the first unit, as the one-line error it is
+        _worker_function = error
+
+
+def _run(unit: object) -> object:
+    if isinstance(_worker_function, PlausibilityError):
+        raise _worker_function
+    assert _worker_function is not None, "worker used before it started"
+    return _worker_function(unit)
+
+
+class WorkerPool(Generic[Unit, Result]):
+    """One process per factory, kept for the whole run; `map` scores units in parallel, results in order."""
+
+    def __init__(self, factories: Sequence[Factory]) -> None:
+        threads = max(1, (os.cpu_count() or 1) // len(factories))
+        context = multiprocessing.get_context("spawn")  # a fresh interpreter: no torch threads forked mid-flight
+        queue = context.Queue()
+        for factory in factories:
+            queue.put(factory)
+        self._pool = ProcessPoolExecutor(len(factories), context, initializer=_start, initargs=(queue, threads))
+
+    def map(self, units: Sequence[Unit]) -> list[Result]:
+        try:
+            return list(self._pool.map(_run, units))
+        except BrokenProcessPool as error:
+            raise PlausibilityError(
+                f"a scoring worker died ({error}); rerun with fewer --workers or less memory"
+            ) from None
+
+    def __enter__(self) -> "WorkerPool[Unit, Result]":
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self._pool.shutdown(wait=kind is None, cancel_futures=kind is not None)
+
+
+class InlinePool(Generic[Unit, Result]):
+    """`WorkerPool`'s interface in this process: one worker, the model already loaded here."""
+
+    def __init__(self, function: Callable[[Unit], Result]) -> None:
+        self.function = function
+
+    def map(self, units: Sequence[Unit]) -> list[Result]:
+        return [self.function(unit) for unit in units]
+
+    def __enter__(self) -> "InlinePool[Unit, Result]":
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        return None
