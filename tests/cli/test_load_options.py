@@ -22,6 +22,7 @@ COMMANDS = {
     "report": ["report", "--output", "OUT"],
     "pairs": ["pairs", "lieder", "--output", "OUT"],
     "demo": ["demo", "--output", "OUT"],
+    "serve": ["serve", "--port", "0"],
 }
 
 

@@ -16,6 +16,7 @@ from plausibility.cli import (
     report,
     resources,
     score,
+    serve,
     train,
     verbosity,
 )
@@ -23,7 +24,7 @@ from plausibility.errors import CommandLineError, PlausibilityError, Terminated
 from plausibility.version import __version__
 
 # Each module adds one subparser whose `run(args) -> int` calls the Python API and renders the result.
-COMMANDS = (demo, resources, models, score, train, export, evaluate, consistency, pairs, extract, report)
+COMMANDS = (demo, resources, models, score, serve, train, export, evaluate, consistency, pairs, extract, report)
 
 
 EPILOG = """Run `plausibility COMMAND --help` for the options and an example of each command.
