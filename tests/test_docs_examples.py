@@ -4,8 +4,8 @@ An example is a ```console block: lines starting with `$ ` are commands (continu
 as a shell shows a here-document), run in order by bash in a fresh folder (one per block, so a block's files
 are its own), and the lines below each command are its standard output
 (standard error only where the command says `2>&1`). In the expected output, a line `...` stands for any
-number of lines and `...` inside a line for any text; trailing spaces and blank lines do not count. A last line `(exit N)`
-expects that exit code instead of 0. A block preceded by `<!-- not run: REASON -->` is not run (a GPU, a
+number of lines and `...` inside a line for any text; trailing spaces and blank lines do not count. A last
+line `(exit N)` expects that exit code instead of 0. A block preceded by `<!-- not run: REASON -->` is not run (a GPU, a
 cluster, an install); `tests/test_docs_examples.py::test_the_examples_not_run_are_few_and_say_why` lists them.
 
 `pytest tests/test_docs_examples.py --record-examples` writes each command's actual output into the page
