@@ -7,10 +7,12 @@ knowledge base repeats its common relations. Rates are rows per second. Each run
 `plausibility score --input ... --output ...` process; its wall time includes loading the model(s), which
 is measured apart (the cold score of one triple) and taken off for the scoring rate. The first configuration
 of each model is the baseline its ratios are against: the `--baseline-src` checkout when given, else 1
-worker of this one. The scores of every configuration are compared with the first one's.
+worker of this one. The scores of every configuration are compared with the first one's. With `--ray N`,
+this checkout also scores the same rows (as Parquet) with `--engine ray --workers N` on a local Ray, whose
+start is part of its wall time.
 
     .venv/bin/python bench/score_throughput.py [--triples 20000] [--models default,conceptmax,...]
-        [--workers 1,2] [--chunk-size 500] [--repeat 1] [--baseline-src /path/to/old/src]
+        [--workers 1,2] [--chunk-size 500] [--repeat 1] [--baseline-src /path/to/old/src] [--ray 2]
 """
 
 import argparse
@@ -55,13 +57,16 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2", help="worker counts to run this checkout with")
     parser.add_argument("--chunk-size", type=int, default=500, help="rows per chunk: the unit workers share out")
     parser.add_argument("--baseline-src", help="another checkout's src/ (today's path), run with this interpreter")
+    parser.add_argument("--ray", type=int, metavar="N", help="also score with --engine ray and N actors")
     args = parser.parse_args()
     command = [sys.executable, "-m", "plausibility", "-q", "score"]
     chunks = ["--chunk-size", str(args.chunk_size)]
     with tempfile.TemporaryDirectory() as folder:
         table = Path(folder) / "triples.tsv"
         rows = pd.concat([distinct_triples(args.triples)] * args.repeat, ignore_index=True)
-        rows.sample(frac=1, random_state=0).to_csv(table, sep="\t", index=False)
+        rows = rows.sample(frac=1, random_state=0).reset_index(drop=True)
+        rows.to_csv(table, sep="\t", index=False)
+        rows.to_parquet(Path(folder) / "triples.parquet")  # what --engine ray reads
         print(
             f"{len(rows):,} rows of {args.triples:,} distinct triples in chunks of {args.chunk_size:,}; "
             f"{os.cpu_count()} CPU cores"
@@ -72,13 +77,17 @@ def main() -> None:
         for model in args.models.split(","):
             configurations = [("baseline", args.baseline_src, 1)] if args.baseline_src else []
             configurations += [("this", None, int(n)) for n in args.workers.split(",")]
+            configurations += [("ray", None, args.ray)] if args.ray else []
             first_rate, first_scores = None, None
             for label, source, workers in configurations:
                 named = [] if model == "default" else ["--model", model]  # each checkout's own default
                 load = timed([*command, "person", "breathe", "air", *named], source)
-                output = Path(folder) / f"{label}-{workers}.parquet"
-                extra = ["--workers", str(workers)] if workers > 1 else []
-                arguments = [*command, "--input", str(table), "--output", str(output), *named, *chunks, *extra]
+                ray = label == "ray"
+                output = Path(folder) / (f"ray-{model}" if ray else f"{label}-{workers}.parquet")
+                source_table = Path(folder) / "triples.parquet" if ray else table
+                extra = ["--workers", str(workers)] if workers > 1 or ray else []
+                extra += ["--engine", "ray"] if ray else []
+                arguments = [*command, "--input", str(source_table), "--output", str(output), *named, *chunks, *extra]
                 wall = timed(arguments, source)
                 rate = len(rows) / max(wall - load, 1e-9)  # rows scored per second
                 scores = pd.read_parquet(output)["score"].to_numpy()
