@@ -77,6 +77,27 @@ def test_event_reads_a_concept_max_model_at_its_event_calibrated_on_its_own_scor
     assert build_scorer(f"event:{ngram}").score(events).tolist() == build_scorer(ngram).score(events).tolist()
 
 
+def test_members_reading_one_net_share_its_forward_passes(
+    checkpoints: dict[str, Saved], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path / "cache"))
+    path = str(checkpoints["concept_max"].path)
+    events = [Triple("person", "breathe", "air"), Triple("rock", "eat", "sandwich")]
+    at_event, at_best = uncalibrated(build_scorer(f"ensemble:event:{path}+{path}")).members
+    net = uncalibrated(at_event)
+    assert net is uncalibrated(at_best).searched  # one NetScorer behind both members
+    featurized: list[Triple] = []
+    featurize = net.net.featurize
+    monkeypatch.setattr(net.net, "featurize", lambda triples: featurized.extend(triples) or featurize(triples))
+    shared = at_event.score(events), at_best.score(events), at_best.score(events[:1])
+    # every triple went through the net once: the events for `event:`, then only the other cells of their grids
+    assert set(events) <= set(featurized) and len(featurized) == len(set(featurized)) > len(events)
+    alone = build_scorer(f"uncalibrated:event:{path}").score(events), build_scorer(f"uncalibrated:{path}").score(events)
+    np.testing.assert_allclose(shared[0], alone[0], atol=1e-6)
+    np.testing.assert_allclose(shared[1], alone[1], atol=1e-6)
+    np.testing.assert_allclose(shared[2], alone[1][:1], atol=1e-6)
+
+
 def test_bare_shipped_names_load_the_folders_under_data_models(
     checkpoints: dict[str, Saved], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
