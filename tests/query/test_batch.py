@@ -6,8 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import plausibility
 from plausibility.cli import main
-from plausibility.errors import DataFormatError
+from plausibility.errors import DataFormatError, PlausibilityError
 from plausibility.query.batch import score_table, score_triples
 from plausibility.query.triple_files import InvalidLine
 from plausibility.scorers.registry import build_scorer
@@ -254,3 +255,28 @@ def test_cli_format_is_only_for_streams(tmp_path: Path, ngram_spec: str, capsys:
     assert capsys.readouterr().err == (
         "plausibility score: error: --format csv is for --output -; a file's suffix names its format\n"
     )
+
+
+def test_a_control_or_invisible_character_in_a_word_is_refused_at_every_door(
+    tmp_path: Path, ngram_spec: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a file: the line is invalid, named by its number, and the run stops unless told to skip it
+    source = _table(tmp_path, "per\x00son\tbreathe\tair\ndog\tchase\tcat\nbird\teat\u200dx\tseed\n")
+    nul = "subject 'per\\x00son' holds the character U+0000 (a control character), which no word holds"
+    joiner = "verb 'eat\\u200dx' holds the character U+200D (ZERO WIDTH JOINER), which no word holds"
+    with pytest.raises(DataFormatError) as error:
+        score_table(build_scorer(ngram_spec), source, tmp_path / "out.tsv", progress=False)
+    assert str(error.value) == (
+        f"{source}: 2 lines are not triples: line 1: {nul}; line 3: {joiner}; fix them or pass --skip-invalid"
+    )
+    result = score_table(build_scorer(ngram_spec), source, tmp_path / "out.tsv", skip_invalid=True, progress=False)
+    assert [line.line for line in result.skipped] == [1, 3]
+    assert pd.read_csv(tmp_path / "out.tsv", sep="\t")["subject"].tolist() == ["dog"]  # no NUL written back
+    # the command line: one line, exit 1
+    assert main(["score", "per\x07son", "breathe", "air", "--model", ngram_spec]) == 1
+    error_line = capsys.readouterr().err
+    assert error_line.count("\n") == 1 and "holds the character U+0007 (a control character)" in error_line
+    # the Python API
+    scorer = plausibility.load_scorer(ngram_spec)
+    with pytest.raises(PlausibilityError, match=r"item 0 .*: object 'a\\x1bir' holds the character U\+001B"):
+        scorer.score([("person", "breathe", "a\x1bir")])

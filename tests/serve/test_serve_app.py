@@ -145,6 +145,14 @@ BAD_REQUESTS = {
         "triples[0]: subject 'ice cream' is not a single word; "
         "give one word (a lemma) for each of subject, verb, object",
     ),
+    "a control character in a word": (
+        "POST",
+        "/v1/score",
+        {"triples": [["per\u0007son", "breathe", "air"]]},
+        422,
+        "triples[0]: subject 'per\\x07son' holds the character U+0007 (a control character), which no word holds; "
+        "give one word (a lemma) for each of subject, verb, object",
+    ),
     "an object missing a key": (
         "POST",
         "/v1/score",
