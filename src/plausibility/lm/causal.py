@@ -14,8 +14,8 @@ from plausibility.errors import ResourceMissingError
 from plausibility.lm.loading import load_lm
 from plausibility.lm.measures import Measure, target_logprobs, target_ranks, with_word_start_mass
 from plausibility.lm.token_scorer import TokenScorer
-from plausibility.lm.tokens import TokenisedText, check_texts, continuation_tokens, join, tokenise
-from plausibility.lm.words import WordScores, beginning_of_word_ids, bow_corrected, sum_by_word, word_of_each_token
+from plausibility.lm.tokens import TokenisedText, check_texts, continuation_tokens, tokenise
+from plausibility.lm.words import WordScores, beginning_of_word_ids, bow_corrected, continuation_words
 from plausibility.resources.causal_lm import DEFAULT_CAUSAL_LM
 
 if TYPE_CHECKING:
@@ -189,13 +189,7 @@ class CausalLMScorer(TokenScorer):
                 bow_corrected(rows, np.array(r.scored), begins_word, has_context=bool(context))
                 for rows, r, context in zip(measured, requests, contexts, strict=True)
             ]
-        scores = []
-        for (tokens, covered), values, context, continuation in zip(
-            tokenised, token_values, contexts, continuations, strict=True
-        ):
-            words, owners = word_of_each_token(join(context, continuation, separator)[0], tokens, covered)
-            scores.append(sum_by_word(values, words, owners))
-        return scores
+        return continuation_words(tokenised, token_values, contexts, continuations, separator)
 
     @property
     def word_start_ids(self) -> np.ndarray | None:

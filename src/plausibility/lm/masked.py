@@ -14,8 +14,8 @@ from plausibility.lm.loading import load_lm
 from plausibility.lm.measures import Measure, target_logprobs, target_ranks
 from plausibility.lm.protocol import DEFAULT_PLL, PLL_METRICS, PLLMetric
 from plausibility.lm.token_scorer import TokenScorer
-from plausibility.lm.tokens import TokenisedText, check_texts, continuation_tokens, join, tokenise
-from plausibility.lm.words import WordScores, sum_by_word, word_of_each_token
+from plausibility.lm.tokens import TokenisedText, check_texts, continuation_tokens, tokenise
+from plausibility.lm.words import WordScores, continuation_words
 
 if TYPE_CHECKING:
     from transformers import PreTrainedModel, PreTrainedTokenizerBase
@@ -124,13 +124,7 @@ class MaskedLMScorer(TokenScorer):
         """
         tokenised = continuation_tokens(self.tokenizer, contexts, continuations, separator, True)
         values = self._one_at_a_time(contexts, continuations, target_logprobs, separator)
-        scores = []
-        for (tokens, covered), text_values, context, continuation in zip(
-            tokenised, values, contexts, continuations, strict=True
-        ):
-            words, owners = word_of_each_token(join(context, continuation, separator)[0], tokens, covered)
-            scores.append(sum_by_word(text_values, words, owners))
-        return scores
+        return continuation_words(tokenised, values, contexts, continuations, separator)
 
     def token_names(self, texts: Sequence[str]) -> list[list[str]]:
         """Each text's scored (non-special) tokens, decoded and stripped as minicons shows them."""

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from plausibility.lm.tokens import TokenisedText
+from plausibility.lm.tokens import TokenisedText, join
 
 if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase
@@ -50,6 +50,23 @@ def sum_by_word(values: np.ndarray, words: list[str], word_of_token: list[int]) 
     totals = np.zeros(len(words), dtype=np.float64)
     np.add.at(totals, word_of_token, values)
     return WordScores(tuple(words), totals)
+
+
+def continuation_words(
+    tokenised: Sequence[tuple[TokenisedText, list[int]]],
+    token_values: Sequence[np.ndarray],
+    contexts: Sequence[str],
+    continuations: Sequence[str],
+    separator: str,
+) -> list[WordScores]:
+    """Each continuation's words, the values of their tokens summed (`tokenised` as `continuation_tokens` gives it)."""
+    scores = []
+    for (tokens, covered), values, context, continuation in zip(
+        tokenised, token_values, contexts, continuations, strict=True
+    ):
+        words, owners = word_of_each_token(join(context, continuation, separator)[0], tokens, covered)
+        scores.append(sum_by_word(values, words, owners))
+    return scores
 
 
 def beginning_of_word_ids(tokenizer: "PreTrainedTokenizerBase") -> np.ndarray | None:
