@@ -44,6 +44,14 @@ def _describe(path: Path, invalid: list[InvalidLine]) -> str:
     return f"{path}: {len(invalid)} lines are not triples: {_listing(invalid)}"
 
 
+def checked_invalid_lines(path: Path, skip_invalid: bool) -> list[InvalidLine]:
+    """`find_invalid_lines`, and unless they are to be skipped, an error naming them (before anything is scored)."""
+    invalid = find_invalid_lines(path)
+    if invalid and not skip_invalid:
+        raise DataFormatError(_describe(path, invalid) + "; fix them or pass --skip-invalid")
+    return invalid
+
+
 def find_invalid_lines(path: Path) -> list[InvalidLine]:
     """Every row of a triple table that is not a triple (one cheap streaming pass, no scoring).
 
@@ -119,9 +127,7 @@ def score_table(
     """
     if source.resolve() == output.resolve():
         raise DataFormatError(f"{output}: output would overwrite the input; choose another --output path")
-    invalid = find_invalid_lines(source)
-    if invalid and not skip_invalid:
-        raise DataFormatError(_describe(source, invalid) + "; fix them or pass --skip-invalid")
+    invalid = checked_invalid_lines(source, skip_invalid)
     memo = ScoredMemo(memory)
     sharded = is_part_folder(output)
     writer = (

@@ -16,7 +16,7 @@ import pandas as pd
 
 from plausibility.corpus.artefacts import TRIPLE_COLUMNS
 from plausibility.errors import DataFormatError, ResourceMissingError
-from plausibility.query.batch import BatchResult, TripleColumns, find_invalid_lines
+from plausibility.query.batch import BatchResult, TripleColumns, checked_invalid_lines
 from plausibility.query.part_folder import PartFolder
 from plausibility.query.triple_files import InvalidLine, triple_problem
 from plausibility.triple import Triple
@@ -89,7 +89,7 @@ def score_with_ray(
     except ImportError as error:
         raise ResourceMissingError("the ray engine needs Ray Data; run: pip install 'ray[data]'") from error
     files = input_files(inputs)
-    skipped = _invalid(files, skip_invalid)
+    skipped = [line for file in files for line in checked_invalid_lines(file, skip_invalid)]
     started = not ray.is_initialized()
     if started:
         options = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
@@ -133,20 +133,6 @@ def _score(
             rows += _write_parts(dataset, todo, files, parts)
         parts.complete()
     return BatchResult(output, rows, skipped)
-
-
-def _invalid(files: Sequence[Path], skip_invalid: bool) -> list[InvalidLine]:
-    """Every row of the files that is not a triple; an error naming them unless they are to be skipped."""
-    found = []
-    for file in files:
-        invalid = find_invalid_lines(file)
-        if invalid and not skip_invalid:
-            shown = "; ".join(f"line {line.line}: {line.reason}" for line in invalid[:10])
-            raise DataFormatError(
-                f"{file}: {len(invalid)} lines are not triples: {shown}; fix them or pass --skip-invalid"
-            )
-        found += invalid
-    return found
 
 
 def _write_parts(dataset: object, todo: Sequence[Path], files: Sequence[Path], parts: PartFolder) -> int:
