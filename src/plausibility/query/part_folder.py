@@ -36,7 +36,7 @@ def read_part_folder(folder: Path) -> pd.DataFrame:
     manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
     if not manifest.get("complete"):
         raise DataFormatError(f"{folder}: the run that writes it has not finished; rerun its command to complete it")
-    return pd.concat([pd.read_parquet(folder / part_name(i)) for i in range(manifest["parts"])], ignore_index=True)
+    return pd.concat([pd.read_parquet(folder / part_name(i)) for i in range(manifest["finished"])], ignore_index=True)
 
 
 class PartFolder:
@@ -97,7 +97,6 @@ class PartFolder:
             "identity": self.identity,
             "plausibility_version": __version__,
             "finished": self._finished,
-            "parts": self._finished,
             "complete": complete,
         }
         atomic_write_text(self.folder / MANIFEST, json.dumps(content, indent=1) + "\n")
