@@ -4,19 +4,19 @@
 Each is a fresh process, so the figure includes Python's start and every import the command makes; the
 baseline measured in the same run is a bare interpreter (`python -c pass`), and the ratio to it says how
 much the command's imports cost. The target is at most 1.5 s for each help, and 4 s for the cold score
-(the median of `--cold` runs after one that fills the caches, with the peak memory of the slowest).
+(the median of `--cold` runs after one that fills the caches, with the largest peak memory of them).
 `--baseline-src DIR` times the cold score of another checkout's `src/` too (run with this interpreter).
 
     .venv/bin/python bench/cli_startup.py [--repeats 3] [--cold 5] [--baseline-src /path/to/old/src]
 """
 
 import argparse
-import os
-import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from plausibility.release.cold_start import measure_cold_start
 
 COMMANDS = ["demo", "resources", "score", "fit", "validate", "test", "evaluate", "consistency", "pairs", "extract"]
 COMMANDS += ["report", "serve"]
@@ -30,40 +30,6 @@ def fastest(arguments: list[str], repeats: int) -> float:
         subprocess.run(arguments, capture_output=True, check=False)
         times.append(time.perf_counter() - start)
     return min(times)
-
-
-# Run in a fresh interpreter: times one command and reports its own peak memory (RUSAGE_CHILDREN holds the
-# largest of every child a process waited for, so each measurement needs a parent of its own).
-_TIMED = """
-import resource, subprocess, sys, time
-start = time.perf_counter()
-subprocess.run(sys.argv[1:], capture_output=True, check=True)
-print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-"""
-
-
-def cold_scores(source: str | None, runs: int) -> tuple[float, float]:
-    """The median wall time of `runs` cold `plausibility score person breathe air` (after one warm-up that
-    fills the caches), and the largest peak resident memory in MiB."""
-    environment = {**os.environ, **({"PYTHONPATH": source} if source else {})}
-    arguments = [
-        sys.executable,
-        "-c",
-        _TIMED,
-        sys.executable,
-        "-m",
-        "plausibility",
-        "score",
-        "person",
-        "breathe",
-        "air",
-    ]
-    measured = []
-    for _ in range(runs + 1):
-        done = subprocess.run(arguments, capture_output=True, check=True, text=True, env=environment)
-        seconds, kibibytes = done.stdout.split()
-        measured.append((float(seconds), int(kibibytes) / 1024))
-    return statistics.median(seconds for seconds, _ in measured[1:]), max(peak for _, peak in measured[1:])
 
 
 def main() -> None:
@@ -88,9 +54,10 @@ def main() -> None:
         for label, source in (("baseline", args.baseline_src), ("this checkout", None)):
             if label == "baseline" and not source:
                 continue
-            median, peak = cold_scores(source, args.cold)
+            cold = measure_cold_start(runs=args.cold, source=source)
             print(
-                f"cold score with the default, {label:14} {median:6.2f} s median of {args.cold}, peak {peak:,.0f} MiB"
+                f"cold score with the default, {label:14} {cold.seconds:6.2f} s median of {args.cold}, "
+                f"peak {cold.peak_mib:,.0f} MiB"
             )
 
 

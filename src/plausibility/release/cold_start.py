@@ -38,13 +38,16 @@ class ColdStart:
         )
 
 
-def measure_cold_start(model: Path, runs: int = 3) -> ColdStart:
-    """`plausibility score person breathe air --model MODEL`, timed `runs` times in fresh processes."""
+def measure_cold_start(model: Path | None = None, runs: int = 3, source: str | None = None) -> ColdStart:
+    """`plausibility score person breathe air --model MODEL` (no model: the default), timed `runs` times in
+    fresh processes; with `source`, the package of that `src/` folder is timed instead of this one."""
     event = ["person", "breathe", "air"]
     arguments = [sys.executable, "-c", _TIMED, sys.executable, "-m", "plausibility", "score", *event]
+    arguments += ["--model", str(model)] if model is not None else []
+    environment = {**os.environ, "PYTHONPATH": source} if source else None
     measured = []
     for _ in range(runs + 1):
-        done = subprocess.run([*arguments, "--model", str(model)], capture_output=True, check=True, text=True)
+        done = subprocess.run(arguments, capture_output=True, check=True, text=True, env=environment)
         seconds, kibibytes = done.stdout.split()
         measured.append((float(seconds), int(kibibytes) / 1024))
     timed = measured[1:]
