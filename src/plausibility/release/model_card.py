@@ -9,6 +9,7 @@ from plausibility.evaluation.judged_calibration import CalibrationFigures
 from plausibility.evaluation.results import ModelResult
 from plausibility.release.exported import ExportResult
 from plausibility.resources.paths import bundled_pairs, data_dir
+from plausibility.scorers.shipped import shipped_bytes
 from plausibility.version import __version__
 
 CONFIDENCE = 0.95
@@ -131,14 +132,7 @@ def _size(exported: ExportResult) -> str:
     own = sum(exported.sizes.values())
     if "members" not in exported.config:
         return f"{own / 2**20:.1f} MiB"
-    from plausibility.scorers.shipped import model_folder, shipped_versions
-
-    members = sum(
-        path.stat().st_size
-        for name in shipped_versions(exported.config["spec"])
-        for path in model_folder(name).rglob("*")
-        if path.is_file()
-    )
+    members = shipped_bytes(exported.config["spec"])
     return f"{own / 2**10:.0f} KiB of its own, {(own + members) / 2**20:.1f} MiB with the shipped models it reads"
 
 

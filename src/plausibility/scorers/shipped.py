@@ -79,17 +79,21 @@ def shipped_model(name: str) -> ShippedModel:
     config = _config(folder)
     figures = json.loads((folder / EVALUATION).read_text(encoding="utf-8")) if (folder / EVALUATION).is_file() else {}
     test_auc = {key.split("/")[0]: value["estimate"] for key, value in figures.items() if key.endswith("/test")}
-    folders = [model_folder(loaded) for loaded in shipped_versions(name)]
-    size = sum(path.stat().st_size for loaded in folders for path in loaded.rglob("*") if path.is_file())
     return ShippedModel(
         name,
         str(config.get("version", "unversioned")),
         str(config.get("summary", "")),
         ensemble_spec(folder),
         test_auc,
-        size,
+        shipped_bytes(name),
         folder,
     )
+
+
+def shipped_bytes(spec: str) -> int:
+    """Bytes of the folders of every shipped model `spec` loads (an ensemble's members' folders)."""
+    folders = [model_folder(name) for name in shipped_versions(spec)]
+    return sum(path.stat().st_size for folder in folders for path in folder.rglob("*") if path.is_file())
 
 
 def model_card(name: str) -> str:
