@@ -168,11 +168,16 @@ class Scorer:
         distinct triple scored once; into one file written all at once, or a folder of parts (a path with no
         suffix) that a rerun resumes. The table gets the columns of `table_columns`."""
         columns = self.table_columns(as_given, explain)
-        identity = {"model": self.spec, "as_given": as_given, "explain": explain, "min_depth": self.min_depth}
+        identity = _run_identity(self.spec, as_given, explain, self.min_depth)
         return score_table(
             self.scorer, Path(source), Path(output), batch_size, skip_invalid, columns.annotators, progress,
             columns.lemmas, identity=identity,
         )  # fmt: skip
+
+
+def _run_identity(spec: str, as_given: bool, explain: bool, min_depth: int | None) -> dict[str, object]:
+    """What a part folder records of the run that writes it: one process or many, a rerun must match it."""
+    return {"model": spec, "as_given": as_given, "explain": explain, "min_depth": min_depth}
 
 
 @dataclass(frozen=True)
@@ -232,7 +237,7 @@ def score_file(
             raise PlausibilityError(f"--workers must be at least 1, got {workers}")
         placed = [device] * workers
     factories = [_WorkerColumns(spec, place, dtype, batch_size, min_depth, as_given, explain) for place in placed]
-    identity = {"model": spec, "as_given": as_given, "explain": explain, "min_depth": min_depth}
+    identity = _run_identity(spec, as_given, explain, min_depth)
     if engine == "ray":
         from plausibility.query.ray_scoring import score_with_ray
 
