@@ -51,8 +51,10 @@ def run(args: argparse.Namespace) -> int:
     from plausibility.evaluation.consistency_report import write_consistency_report
     from plausibility.evaluation.grids import measure_consistency
     from plausibility.lexicon.training_lexicon import lexicon_of
+    from plausibility.resources.long_lived import loading_long_lived
 
-    scorer = load_scorer(args.model, **load_options(args)).scorer
+    with loading_long_lived():
+        scorer = load_scorer(args.model, **load_options(args)).scorer
     events = load_plausibility_set(args.dataset, args.split)[: args.limit]
     lexicon = lexicon_of(scorer.lexicon, wsd=args.wsd, min_depth=args.min_depth)
     result = measure_consistency(

@@ -92,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
     from plausibility.evaluation.figures_table import write_figures
     from plausibility.evaluation.judged_figures import judged_figures
     from plausibility.evaluation.judged_scores import score_judged_set, write_judged_scores
+    from plausibility.resources.long_lived import loading_long_lived
     from plausibility.scorers.shipped import shipped_versions
     from plausibility.version import __version__
 
@@ -103,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
                 {"label": "AUC", "rating": "Spearman, Pearson", "pairs": "pairwise accuracy"}[k] for k in judged.kinds
             )
             logging.getLogger(__name__).info("%s: %d events, read as %s", judged.name, len(judged.table), kinds)
-    scorer = load_scorer(args.model, **load_options(args)).scorer
+    with loading_long_lived():
+        scorer = load_scorer(args.model, **load_options(args)).scorer
     scored = [(judged, score_judged_set(scorer, judged, args.fillers)) for judged in sets]
     figures = [
         f

@@ -177,6 +177,7 @@ def _score_with(
     from plausibility.lm import load_lm_scorer
     from plausibility.lm.protocol import MaskedLanguageModel
     from plausibility.minimal_pairs.suite_runner import run_suite
+    from plausibility.resources.long_lived import loading_long_lived
     from plausibility.scorers.registry import LM_BATCH_SIZE
 
     batch_size = options["batch_size"] or LM_BATCH_SIZE
@@ -188,7 +189,8 @@ def _score_with(
             if len(args.lm or []) < 2:  # beside masked LMs, --pll is theirs
                 raise PlausibilityError(f"--pll is for masked LMs and {lm} is causal; drop --pll")
             pll = None
-    scorer = load_lm_scorer(lm, args.kind, **{**options, "batch_size": batch_size}, pll=pll)
+    with loading_long_lived():
+        scorer = load_lm_scorer(lm, args.kind, **{**options, "batch_size": batch_size}, pll=pll)
     masked = isinstance(scorer, MaskedLanguageModel)
     facts: dict[str, object] = {
         "lm": lm,

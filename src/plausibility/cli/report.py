@@ -165,11 +165,13 @@ def run(args: argparse.Namespace) -> int:
     from plausibility.evaluation.results import ReportSettings
     from plausibility.evaluation.results_report import write_results_report
     from plausibility.evaluation.saved_results import SavedResults
+    from plausibility.resources.long_lived import loading_long_lived
 
     options = load_options(args)
 
     def load(spec: str) -> "TripleScorer":
-        return load_scorer(spec, **options).scorer
+        with loading_long_lived():
+            return load_scorer(spec, **options).scorer
 
     requests = [parse_model(text) for text in args.model or []]
     optional = [] if args.model else default_models()

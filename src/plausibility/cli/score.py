@@ -225,15 +225,24 @@ def _score_elsewhere(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     from plausibility.api import load_scorer
     from plausibility.query.explain import explains_itself
-    from plausibility.scorers.shipped import describe_model
+    from plausibility.resources.long_lived import loading_long_lived
 
     _check(args)
     if args.input is not None and (args.workers > 1 or args.devices or args.engine == "ray"):
         return _score_elsewhere(args)
-    scorer = load_scorer(args.model, min_depth=args.min_depth, **load_options(args))
+    with loading_long_lived():
+        scorer = load_scorer(args.model, min_depth=args.min_depth, **load_options(args))
+        if args.input is None:  # one triple's answer reads tables the model loads lazily: part of the load
+            return _answer(args, scorer)
+    return _score_file(args, scorer, args.explain or explains_itself(scorer.scorer))
+
+
+def _answer(args: argparse.Namespace, scorer: "Scorer") -> int:
+    """One triple's answer: a JSON record, or a table of its fields and the abstractions that explain it."""
+    from plausibility.query.explain import explains_itself
+    from plausibility.scorers.shipped import describe_model
+
     explaining = args.explain or explains_itself(scorer.scorer)
-    if args.input is not None:
-        return _score_file(args, scorer, explaining)
     if args.json:
         (record,) = scorer.records([args.words], args.as_given, explaining, args.top)
         print(json.dumps(record, ensure_ascii=False))

@@ -14,6 +14,7 @@ from types import TracebackType
 from typing import Generic, TypeVar
 
 from plausibility.errors import PlausibilityError
+from plausibility.resources.long_lived import loading_long_lived
 
 Unit = TypeVar("Unit")
 Result = TypeVar("Result")
@@ -30,7 +31,8 @@ def _start(factories: "multiprocessing.Queue", threads: int) -> None:
 
     torch.set_num_threads(threads)  # the cores are shared out between the workers, not fought over
     try:
-        _worker_function = factories.get()()
+        with loading_long_lived():
+            _worker_function = factories.get()()
     except PlausibilityError as error:  # raised again with the first unit, as the one-line error it is
         _worker_function = error
 

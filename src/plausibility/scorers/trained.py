@@ -79,6 +79,9 @@ def build_trained(
         raise DataFormatError(
             f"{source}: weights do not fit the configured net ({str(error).splitlines()[0]})"
         ) from error
+    # Loaded, the saved weights are garbage; an import made while building the net can leave this frame in a
+    # reference cycle that would keep them until the cyclic collector runs.
+    del net_state
     net = net.to(device=options.torch_device("cpu"), dtype=options.torch_dtype()).eval()
     batch_size = options.batch_size or hparams.get("eval_batch_size") or DEFAULT_BATCH_SIZE
     return trained_scorer(net, lexicon, hparams.get("abstractions", 0), batch_size)
@@ -93,8 +96,7 @@ def load_trained(
     """
     source = str(path)
     if Path(path).is_dir():  # read_model_folder says what an exported folder lacks
-        hparams, weights = read_model_folder(path)
-        return build_trained(source, hparams, weights, options, expect)
+        return build_trained(source, *read_model_folder(path), options, expect)  # the weights bound to no name here
     checkpoint = read_checkpoint(source)
     hparams = checkpoint.get("hyper_parameters", {})
     return build_trained(source, hparams, net_state_dict(source, checkpoint), options, expect)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from plausibility.api import Scorer, load_scorer
 from plausibility.devices import DType
 from plausibility.errors import CommandLineError
+from plausibility.resources.long_lived import loading_long_lived
 from plausibility.resources.paths import shipped_models
 from plausibility.scorers.shipped import DEFAULT_MODEL, describe_model, shipped_model, shipped_versions
 
@@ -49,7 +50,8 @@ def load_models(
         raise CommandLineError(f"--model {repeated[0]} is given twice; give each model once")
     models = []
     for spec in specs:
-        scorer = load_scorer(spec, device=device, dtype=dtype, batch_size=batch_size)
-        scorer.records([WARM_UP])
+        with loading_long_lived():
+            scorer = load_scorer(spec, device=device, dtype=dtype, batch_size=batch_size)
+            scorer.records([WARM_UP])
         models.append(ServedModel.of(scorer))
     return models
