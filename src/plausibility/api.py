@@ -1,7 +1,8 @@
 """The Python API: the same verbs as the command line, taking plain tuples as well as `Triple`s."""
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -31,6 +32,7 @@ from plausibility.scorers.registry import build_scorer
 from plausibility.scorers.shipped import DEFAULT_MODEL, shipped_versions
 from plausibility.scorers.spec import parse_spec
 from plausibility.triple import Triple
+from plausibility.workers import WorkerPool
 
 TripleLike = Triple | tuple[str, str, str] | Sequence[str]
 
@@ -199,6 +201,64 @@ class _WorkerColumns:
         return scorer.table_columns(self.as_given, self.explain)
 
 
+def _worker_devices(workers: int, device: str | None, devices: int | None) -> list[str | None]:
+    """Each worker's device: `workers` on `device`, or with `devices=N` one per GPU (`cuda:0` ... `cuda:N-1`)."""
+    if devices:
+        if not (device or "").startswith("cuda") or ":" in (device or ""):
+            raise PlausibilityError("--devices N takes one worker per GPU: give --device cuda (no index) with it")
+        return [f"cuda:{index}" for index in range(devices)]
+    if workers < 1:
+        raise PlausibilityError(f"--workers must be at least 1, got {workers}")
+    return [device] * workers
+
+
+@dataclass(frozen=True)
+class _WorkerScore:
+    """What a worker process builds its `score` from: a SPEC and options, never a loaded model."""
+
+    spec: str
+    device: str | None
+    dtype: DType | None
+    batch_size: int | None
+
+    def __call__(self) -> Callable[[Sequence[Triple]], np.ndarray]:
+        return load_scorer(self.spec, device=self.device, dtype=self.dtype, batch_size=self.batch_size).scorer.score
+
+
+# Triples a worker scores at a time: a fixed number, so that no score depends on how many workers there are.
+UNIT_TRIPLES = 512
+
+
+@contextmanager
+def scoring_pool(
+    spec: str | None = None,
+    *,
+    workers: int = 2,
+    device: str | None = None,
+    devices: int | None = None,
+    dtype: DType | None = None,
+    batch_size: int | None = None,
+) -> Iterator[Callable[[Sequence[Triple]], np.ndarray]]:
+    """A SPEC's `score` on worker processes that each load the model once (`workers` on the CPU, or one per GPU
+    with `device="cuda"` and `devices=N`), for as long as the `with` block lasts.
+
+    The function it gives scores its triples in units of `UNIT_TRIPLES`, shared out between the workers, and
+    returns the scores in input order: the same units whatever the number of workers, so the scores are
+    equal up to the float rounding of the cores each worker is given.
+    """
+    spec = spec or DEFAULT_MODEL
+    parse_spec(spec)  # a bad SPEC fails here, in one line, before any worker starts
+    factories = [_WorkerScore(spec, place, dtype, batch_size) for place in _worker_devices(workers, device, devices)]
+    with WorkerPool(factories) as pool:
+
+        def score(triples: Sequence[Triple]) -> np.ndarray:
+            units = [list(triples[start : start + UNIT_TRIPLES]) for start in range(0, len(triples), UNIT_TRIPLES)]
+            scores = [np.asarray(part, dtype=np.float64) for part in pool.map(units)]
+            return np.concatenate(scores) if scores else np.empty(0, dtype=np.float64)
+
+        yield score
+
+
 def score_file(
     source: Path | str,
     output: Path | str,
@@ -228,14 +288,7 @@ def score_file(
     """
     spec = spec or DEFAULT_MODEL
     parse_spec(spec)  # a bad SPEC fails here, in one line, before any worker starts
-    if devices:
-        if not (device or "").startswith("cuda") or ":" in (device or ""):
-            raise PlausibilityError("--devices N takes one worker per GPU: give --device cuda (no index) with it")
-        placed = [f"cuda:{index}" for index in range(devices)]
-    else:
-        if workers < 1:
-            raise PlausibilityError(f"--workers must be at least 1, got {workers}")
-        placed = [device] * workers
+    placed = _worker_devices(workers, device, devices)
     factories = [_WorkerColumns(spec, place, dtype, batch_size, min_depth, as_given, explain) for place in placed]
     identity = _run_identity(spec, as_given, explain, min_depth)
     if engine == "ray":

@@ -49,7 +49,7 @@ class KnownScores:
 
 def _figures(path: Path, by: Sequence[str] = ()) -> dict[tuple[str, str], object]:
     judged = read_judged_set(path)
-    figures = judged_figures(judged, score_judged_set(KnownScores(), judged), by)
+    figures = judged_figures(judged, score_judged_set(KnownScores().score, judged), by)
     return {(figure.group, figure.figure): figure for figure in figures}
 
 
@@ -66,7 +66,7 @@ def test_auc_over_all_events_and_per_group_is_the_hand_computed_one(fixtures: Pa
 def test_a_partial_event_scores_as_the_mean_over_its_fillers(fixtures: Path) -> None:
     judged = read_judged_set(fixtures / "judged" / "rated.csv")
     scorer = KnownScores()
-    scores = score_judged_set(scorer, judged, fillers=("person", "thing"))
+    scores = score_judged_set(scorer.score, judged, fillers=("person", "thing"))
     filled = KnownScores().score([Triple("person", "eat", "bread"), Triple("thing", "eat", "bread")]).mean()
     assert scores.tolist() == [3.0, 1.0, 2.0, filled, (SCORES["person read person"] + SCORES["person read thing"]) / 2]
     assert len(scorer.asked) == len(set(scorer.asked)) == 7  # each distinct triple once, in one call
@@ -130,4 +130,37 @@ def test_evaluate_refuses_a_malformed_file_before_loading_any_model(
         f"plausibility evaluate: error: {bad}: pair 'p' (rows 1, 2) must hold exactly one typical (label 1) and one "
         "atypical (label 0) event\n"
     )
+    assert not (tmp_path / "o").exists()
+
+
+def test_evaluate_on_two_workers_writes_the_figures_and_scores_of_one_process(fixtures: Path, tmp_path: Path) -> None:
+    from plausibility.cli import main
+
+    spec = f"ngram:{fixtures / 'ngram_triples.tsv'}"  # Pep-3k's test half is three units of the pool's 512
+    arguments = ["evaluate", "--model", spec, "--benchmarks", "pep3k", "--splits", "test"]
+    arguments += ["--data", str(fixtures / "judged" / "labelled.tsv")]
+    for workers in ("1", "2"):
+        dump = ["--dump-scores", str(tmp_path / f"scores-{workers}.tsv")]
+        assert main([*arguments, "--workers", workers, "--output", str(tmp_path / workers), *dump]) == 0
+    assert (tmp_path / "scores-2.tsv").read_text() == (tmp_path / "scores-1.tsv").read_text()
+    assert (tmp_path / "2" / "metrics.csv").read_text() == (tmp_path / "1" / "metrics.csv").read_text()
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--devices", "2"], "--devices N takes one worker per GPU: give --device cuda (no index) with it"),
+        (
+            ["--device", "cuda", "--devices", "2", "--workers", "2"],
+            "--devices N starts one worker per GPU; drop --workers",
+        ),
+    ],
+)
+def test_evaluate_refuses_worker_options_that_do_not_go_together(
+    options: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from plausibility.cli import main
+
+    assert main(["evaluate", "--model", "ngram", *options, "--output", str(tmp_path / "o")]) == 2
+    assert capsys.readouterr().err == f"plausibility evaluate: error: {message}\n"
     assert not (tmp_path / "o").exists()

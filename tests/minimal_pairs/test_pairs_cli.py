@@ -178,3 +178,28 @@ def test_pairs_options_that_do_not_go_together_are_refused(
     error = capsys.readouterr().err
     assert message.format(**names) in error and error.count("\n") == 1
     assert not (tmp_path / "out").exists()
+
+
+def test_two_workers_write_the_report_one_process_writes(tmp_path: Path, lm_folders: dict[str, Path]):
+    causal, masked = str(lm_folders["causal"]), str(lm_folders["masked"])
+    argv = ["pairs", "blimp", "--limit", "4", "--lm", f"{causal},{masked}"]  # 536 texts: two chunks of 512
+    for workers in ("1", "2"):
+        out = tmp_path / workers
+        assert main([*argv, "--workers", workers, "--output", str(out), "--dump-tokens", str(out / "t.csv")]) == 0
+    one, two = (json.loads((tmp_path / w / "summary.json").read_text()) for w in ("1", "2"))
+    assert two == one and two["by_lm"][masked]["pll"] == "word-l2r"
+    tokens = [list(csv.DictReader((tmp_path / w / "t.csv").open())) for w in ("1", "2")]
+    assert [row["piece"] for row in tokens[1]] == [row["piece"] for row in tokens[0]]
+    assert [float(row["logprob"]) for row in tokens[1]] == pytest.approx(
+        [float(r["logprob"]) for r in tokens[0]], abs=1e-5
+    )
+
+
+def test_workers_are_refused_with_a_scores_file(tmp_path: Path, capsys: pytest.CaptureFixture):
+    scores = tmp_path / "scores.csv"
+    scores.write_text("id,logprob\nx,0\n")
+    assert main(["pairs", "blimp", "--scores", str(scores), "--workers", "2", "--output", str(tmp_path / "o")]) == 2
+    assert capsys.readouterr().err == (
+        "plausibility pairs: error: --workers and --devices share out a language model's scoring; "
+        "drop them with --scores\n"
+    )

@@ -3,7 +3,7 @@
 import argparse
 
 from plausibility.devices import DTYPES, check_device_name, resolve_device
-from plausibility.errors import PlausibilityError
+from plausibility.errors import CommandLineError, PlausibilityError
 
 DTYPE_HELP = (
     "precision of the model's weights and activations: float32 (the default), bfloat16 (faster on CPUs "
@@ -68,3 +68,29 @@ def load_options(args: argparse.Namespace) -> dict[str, object]:
     if args.device is not None:
         resolve_device(args.device)
     return {"device": args.device, "dtype": args.dtype, "batch_size": args.batch_size}
+
+
+def add_worker_options(parser: argparse.ArgumentParser, what: str) -> argparse._ArgumentGroup:
+    """`--workers` and `--devices`: the command's scoring shared out between processes that each load the model.
+
+    Args:
+        what: what the workers share out, for the help.
+    """
+    group = parser.add_argument_group("every core and every GPU")
+    group.add_argument(
+        "--workers", type=positive_int, default=1, metavar="N",
+        help=f"worker processes that share out {what}, each loading the model once and taking its share of the "
+        "cores (default: 1, this process)",
+    )  # fmt: skip
+    group.add_argument(
+        "--devices", type=positive_int, metavar="N", help="with --device cuda: one worker per GPU, cuda:0 to cuda:N-1"
+    )
+    return group
+
+
+def check_worker_options(args: argparse.Namespace) -> None:
+    """`--devices` names the workers itself, and only on GPUs: one line when the options do not go together."""
+    if args.devices and args.workers > 1:
+        raise CommandLineError("--devices N starts one worker per GPU; drop --workers")
+    if args.devices and (not (args.device or "").startswith("cuda") or ":" in (args.device or "")):
+        raise CommandLineError("--devices N takes one worker per GPU: give --device cuda (no index) with it")

@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     from plausibility.evaluation.consistency_report import write_consistency_report
     from plausibility.evaluation.grids import measure_consistency
     from plausibility.lexicon.training_lexicon import lexicon_of
-    from plausibility.resources.long_lived import loading_long_lived
+    from plausibility.long_lived import loading_long_lived
 
     with loading_long_lived():
         scorer = load_scorer(args.model, **load_options(args)).scorer

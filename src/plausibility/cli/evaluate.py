@@ -4,7 +4,14 @@ import argparse
 from pathlib import Path
 
 from plausibility.benchmarks.datasets import SPLITS
-from plausibility.cli.arguments import BATCH_HELP, add_load_options, load_options, words
+from plausibility.cli.arguments import (
+    BATCH_HELP,
+    add_load_options,
+    add_worker_options,
+    check_worker_options,
+    load_options,
+    words,
+)
 from plausibility.errors import UnknownNameError
 
 _EPILOG = """examples:
@@ -12,6 +19,7 @@ _EPILOG = """examples:
   plausibility evaluate --model default --benchmarks pep3k --splits valid --output outputs/default-valid
   plausibility evaluate --model zero-shot --data mine.tsv --by relation --output outputs/mine
   plausibility evaluate --model runs/roberta/checkpoints/last.ckpt --output runs/roberta/eval
+  plausibility evaluate --model default --data big.tsv --benchmarks none --workers 2 --output outputs/big
 
 A --data table has subject, verb, object and: label (0/1: AUC), rating (a number: Spearman and Pearson) or
 pair and label (one typical and one atypical event per pair: pairwise accuracy). A row whose subject or
@@ -78,24 +86,27 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap intervals (default: 0)")
     parser.add_argument("--dump-scores", type=Path, metavar="FILE", help="write every event's score as TSV")
     add_load_options(parser, BATCH_HELP)
+    add_worker_options(parser, "the events")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     import logging
+    from contextlib import ExitStack
 
     from rich.console import Console
     from rich.table import Table
 
-    from plausibility.api import load_scorer
+    from plausibility.api import load_scorer, scoring_pool
     from plausibility.benchmarks.registry import check_by, judged_sets
     from plausibility.evaluation.figures_table import write_figures
     from plausibility.evaluation.judged_figures import judged_figures
-    from plausibility.evaluation.judged_scores import score_judged_set, write_judged_scores
-    from plausibility.resources.long_lived import loading_long_lived
+    from plausibility.evaluation.judged_scores import score_judged_sets, write_judged_scores
+    from plausibility.long_lived import loading_long_lived
     from plausibility.scorers.shipped import shipped_versions
     from plausibility.version import __version__
 
+    check_worker_options(args)
     sets = judged_sets(args.benchmarks, args.splits, args.data)  # a bad file fails before any model loads
     check_by(sets, args.by)
     for judged in sets:
@@ -104,9 +115,14 @@ def run(args: argparse.Namespace) -> int:
                 {"label": "AUC", "rating": "Spearman, Pearson", "pairs": "pairwise accuracy"}[k] for k in judged.kinds
             )
             logging.getLogger(__name__).info("%s: %d events, read as %s", judged.name, len(judged.table), kinds)
-    with loading_long_lived():
-        scorer = load_scorer(args.model, **load_options(args)).scorer
-    scored = [(judged, score_judged_set(scorer, judged, args.fillers)) for judged in sets]
+    with ExitStack() as stack:
+        if args.workers > 1 or args.devices:
+            options = load_options(args)
+            score = stack.enter_context(scoring_pool(args.model, workers=args.workers, devices=args.devices, **options))
+        else:
+            with loading_long_lived():
+                score = load_scorer(args.model, **load_options(args)).scorer.score
+        scored = list(zip(sets, score_judged_sets(score, sets, args.fillers), strict=True))
     figures = [
         f
         for judged, scores in scored

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from plausibility.cli.arguments import add_load_options, load_options
-from plausibility.errors import PlausibilityError
+from plausibility.cli.arguments import add_load_options, add_worker_options, check_worker_options, load_options
+from plausibility.errors import CommandLineError, PlausibilityError
 from plausibility.lm.protocol import DEFAULT_PLL, PLL_METRICS
 from plausibility.minimal_pairs.registry import METRICS
 from plausibility.minimal_pairs.suite_config import available_suites, load_suite
@@ -30,6 +30,8 @@ EPILOG = """examples:
   plausibility pairs blimp --uid adjunct_island,wh_island --output outputs/blimp-islands
   plausibility pairs blimp --field morphology,semantics --limit 100 --output outputs/blimp-sample
   plausibility pairs blimp --device cuda --dtype bfloat16 --batch-size 128 --output outputs/blimp-bf16
+  plausibility pairs blimp --workers 2 --output outputs/blimp
+  plausibility pairs blimp --device cuda --devices 4 --output outputs/blimp
   plausibility pairs blimp --lm gpt2,EleutherAI/pythia-160m --limit 50 --output outputs/blimp-two-lms
   plausibility pairs blimp --lm roberta-base --pll original --output outputs/blimp-roberta-original
   plausibility pairs lieder --unit word --dump-tokens outputs/lieder/words.csv --output outputs/lieder-words
@@ -95,6 +97,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         help="text file for SLOR unigram counts (default: the built-in suites' texts, BLiMP aside)",
     )
     add_load_options(parser, "texts per forward pass (default: 32)")
+    add_worker_options(parser, "the texts, 512 at a time,")
     parser.add_argument("--seed", type=int, default=0, help="seed of the --limit sample and bootstrap (default: 0)")
     parser.add_argument(
         "--per-group", action="store_true", help="also show every group in the table and the plot (blimp does)"
@@ -164,6 +167,9 @@ def _check(args: argparse.Namespace) -> None:
         raise PlausibilityError(f"--limit must be a positive number of items, got {args.limit}")
     if args.scores is not None and (args.lm or args.dump_tokens):
         raise PlausibilityError("--scores replaces the language model; drop --lm and --dump-tokens, or --scores")
+    if args.scores is not None and (args.workers > 1 or args.devices):
+        raise CommandLineError("--workers and --devices share out a language model's scoring; drop them with --scores")
+    check_worker_options(args)
     if args.dump_scores is not None and args.lm and len(args.lm) > 1:
         raise PlausibilityError("--dump-scores writes one model's scores; use --dump-tokens with several --lm")
     if args.lm and len(set(args.lm)) < len(args.lm):
@@ -174,46 +180,52 @@ def _score_with(
     lm: str, suite: "SuiteConfig", args: argparse.Namespace, options: dict, where: dict
 ) -> "tuple[SuiteResult, TextScores, dict[str, object]]":
     """One language model's result on the suite, its text scores, and what the report records of its run."""
-    from plausibility.lm import load_lm_scorer
-    from plausibility.lm.protocol import MaskedLanguageModel
+    from plausibility.lm.loading import guess_kind
     from plausibility.minimal_pairs.suite_runner import run_suite
-    from plausibility.resources.long_lived import loading_long_lived
+    from plausibility.minimal_pairs.unigram_corpus import suite_corpus
     from plausibility.scorers.registry import LM_BATCH_SIZE
 
     batch_size = options["batch_size"] or LM_BATCH_SIZE
     pll = args.pll
-    if pll is not None:
-        from plausibility.lm.loading import guess_kind
+    if pll is not None and (args.kind or guess_kind(lm)) == "causal":
+        if len(args.lm or []) < 2:  # beside masked LMs, --pll is theirs
+            raise PlausibilityError(f"--pll is for masked LMs and {lm} is causal; drop --pll")
+        pll = None
+    corpus = (args.slor_corpus or suite_corpus()) if suite.score == "slor" else None
+    settings = {"unit": args.unit, "bow_correction": args.bow_correction, "keep_pieces": args.dump_tokens is not None}
+    run = {"limit": args.limit, "seed": args.seed, "where": where, **settings}
+    if args.workers > 1 or args.devices:
+        from plausibility.minimal_pairs.text_scores import TextWorker
+        from plausibility.workers import WorkerPool
 
-        if (args.kind or guess_kind(lm)) == "causal":
-            if len(args.lm or []) < 2:  # beside masked LMs, --pll is theirs
-                raise PlausibilityError(f"--pll is for masked LMs and {lm} is causal; drop --pll")
-            pll = None
-    with loading_long_lived():
-        scorer = load_lm_scorer(lm, args.kind, **{**options, "batch_size": batch_size}, pll=pll)
-    masked = isinstance(scorer, MaskedLanguageModel)
+        places = [f"cuda:{i}" for i in range(args.devices)] if args.devices else [options["device"]] * args.workers
+        factories = [
+            TextWorker(lm, args.kind, place, args.dtype, batch_size, pll, suite.score, slor_corpus=corpus, **settings)
+            for place in places
+        ]
+        with WorkerPool(factories) as pool:
+            result, scored = run_suite(suite, pool=pool, **run)
+    else:
+        from plausibility.lm import load_lm_scorer
+        from plausibility.long_lived import loading_long_lived
+
+        with loading_long_lived():
+            scorer = load_lm_scorer(lm, args.kind, **{**options, "batch_size": batch_size}, pll=pll)
+        slor = None
+        if corpus is not None:
+            from plausibility.lm.slor import SLOR, UnigramTable
+
+            slor = SLOR(scorer, UnigramTable.from_corpus(scorer.tokenizer, corpus)).score  # type: ignore[attr-defined]
+        result, scored = run_suite(suite, scorer=scorer, slor=slor, **run)
     facts: dict[str, object] = {
         "lm": lm,
         "scores_file": None,
         "dtype": args.dtype,
         "batch_size": batch_size,
-        "pll": scorer.pll if masked else None,  # type: ignore[attr-defined]
+        "pll": scored.facts.get("pll"),
         "unit": args.unit,
-        # applied only where it means something: a causal LM's words, with a tokenizer that marks word starts
-        "bow_correction": args.unit == "word"
-        and args.bow_correction
-        and getattr(scorer, "word_start_ids", None) is not None,
+        "bow_correction": scored.facts.get("bow_correction", False),
     }
-    slor = None
-    if suite.score == "slor":
-        from plausibility.lm.slor import SLOR, UnigramTable
-        from plausibility.minimal_pairs.unigram_corpus import suite_corpus
-
-        corpus = args.slor_corpus or suite_corpus()
-        slor = SLOR(scorer, UnigramTable.from_corpus(scorer.tokenizer, corpus)).score  # type: ignore[attr-defined]
+    if corpus is not None:
         facts["slor_corpus"] = str(corpus)
-    result, scored = run_suite(
-        suite, scorer=scorer, slor=slor, limit=args.limit, seed=args.seed, where=where, unit=args.unit,
-        bow_correction=args.bow_correction, keep_pieces=args.dump_tokens is not None,
-    )  # fmt: skip
     return result, scored, facts

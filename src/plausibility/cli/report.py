@@ -165,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
     from plausibility.evaluation.results import ReportSettings
     from plausibility.evaluation.results_report import write_results_report
     from plausibility.evaluation.saved_results import SavedResults
-    from plausibility.resources.long_lived import loading_long_lived
+    from plausibility.long_lived import loading_long_lived
 
     options = load_options(args)
 

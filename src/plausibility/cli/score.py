@@ -14,7 +14,14 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.table import Table
 
-from plausibility.cli.arguments import BATCH_HELP, add_load_options, load_options, positive_int
+from plausibility.cli.arguments import (
+    BATCH_HELP,
+    add_load_options,
+    add_worker_options,
+    check_worker_options,
+    load_options,
+    positive_int,
+)
 from plausibility.errors import CommandLineError, DataFormatError, PlausibilityError
 
 if TYPE_CHECKING:
@@ -100,14 +107,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "--chunk-size", type=positive_int, default=4096, metavar="N", help="rows of --input read and scored at a time"
     )
     parser.add_argument("--skip-invalid", action="store_true", help="skip rows that are not triples (reported)")
-    scale = parser.add_argument_group("scoring a large --input")
-    scale.add_argument(
-        "--workers", type=positive_int, default=1, metavar="N",
-        help="worker processes, each loading the model once and sharing out the cores (default: 1)",
-    )  # fmt: skip
-    scale.add_argument(
-        "--devices", type=positive_int, metavar="N", help="with --device cuda: one worker per GPU, cuda:0 to cuda:N-1"
-    )
+    scale = add_worker_options(parser, "the chunks of --input")
     scale.add_argument(
         "--engine", choices=("local", "ray"), default="local",
         help="ray: score on the Ray cluster RAY_ADDRESS names (a local one otherwise), reading --input as a file, "
@@ -134,8 +134,7 @@ def _check(args: argparse.Namespace) -> None:
         raise CommandLineError(
             "--workers, --devices and --engine ray score an --input table; give --input and --output"
         )
-    if args.devices and args.workers > 1:
-        raise CommandLineError("--devices N starts one worker per GPU; drop --workers")
+    check_worker_options(args)
     if args.engine == "ray" and (str(args.input) == "-" or str(args.output) == "-" or Path(str(args.output)).suffix):
         raise CommandLineError(
             "--engine ray reads files and writes a folder of parts: give --output a path with no suffix"
@@ -224,8 +223,8 @@ def _score_elsewhere(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from plausibility.api import load_scorer
+    from plausibility.long_lived import loading_long_lived
     from plausibility.query.explain import explains_itself
-    from plausibility.resources.long_lived import loading_long_lived
 
     _check(args)
     if args.input is not None and (args.workers > 1 or args.devices or args.engine == "ray"):

@@ -1,6 +1,6 @@
 """A scorer's score of each event of a judged set; a partial event (one argument empty) by the mean over fillers."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -8,7 +8,6 @@ import pandas as pd
 
 from plausibility.atomic import atomic_write
 from plausibility.benchmarks.judged_set import JudgedSet
-from plausibility.scorers.protocol import TripleScorer
 from plausibility.triple import Triple
 
 # The generic nouns that fill an empty subject or object: a partial event scores as the mean over them.
@@ -24,19 +23,26 @@ def filled_triples(subject: str, verb: str, obj: str, fillers: Sequence[str]) ->
     return [Triple(subject, verb, filler) for filler in fillers]
 
 
-def score_judged_set(scorer: TripleScorer, judged: JudgedSet, fillers: Sequence[str] = DEFAULT_FILLERS) -> np.ndarray:
-    """One score per event, in table order (float64): the scorer's own, or a partial event's mean over fillers.
+def score_judged_set(
+    score: Callable[[Sequence[Triple]], np.ndarray], judged: JudgedSet, fillers: Sequence[str] = DEFAULT_FILLERS
+) -> np.ndarray:
+    """One score per event, in table order (float64): `score`'s, or a partial event's mean over fillers."""
+    return score_judged_sets(score, [judged], fillers)[0]
 
-    Every distinct triple is scored once, in one call, so the scores do not depend on the table's order.
-    """
-    table = judged.table
+
+def score_judged_sets(
+    score: Callable[[Sequence[Triple]], np.ndarray], sets: Sequence[JudgedSet], fillers: Sequence[str] = DEFAULT_FILLERS
+) -> list[np.ndarray]:
+    """`score_judged_set` of each set, with every distinct triple of them all scored once, in one call to `score`
+    (a scorer's `score`, or the one `api.scoring_pool` shares out between worker processes): no score depends
+    on a table's order, and workers get the sets' triples as one stream."""
     rows = [
-        filled_triples(s, v, o, fillers)
-        for s, v, o in zip(table["subject"], table["verb"], table["object"], strict=True)
+        [filled_triples(s, v, o, fillers) for s, v, o in zip(t["subject"], t["verb"], t["object"], strict=True)]
+        for t in (judged.table for judged in sets)
     ]
-    distinct = list(dict.fromkeys(triple for row in rows for triple in row))
-    scores = dict(zip(distinct, np.asarray(scorer.score(distinct), dtype=np.float64).tolist(), strict=True))
-    return np.array([np.mean([scores[triple] for triple in row]) for row in rows], dtype=np.float64)
+    distinct = list(dict.fromkeys(triple for table in rows for row in table for triple in row))
+    scores = dict(zip(distinct, np.asarray(score(distinct), dtype=np.float64).tolist(), strict=True))
+    return [np.array([np.mean([scores[t] for t in row]) for row in table], dtype=np.float64) for table in rows]
 
 
 def write_judged_scores(scored: Sequence[tuple[JudgedSet, np.ndarray]], fillers: Sequence[str], path: Path) -> None:

@@ -133,6 +133,8 @@ def evaluate_scorer(
     benchmarks = tuple(
         figure
         for one in judged
-        for figure in judged_figures(one, score_judged_set(scorer, one, settings.fillers), settings.by, settings.seed)
+        for figure in judged_figures(
+            one, score_judged_set(scorer.score, one, settings.fillers), settings.by, settings.seed
+        )
     )
     return ModelResult(request.label, request.spec, scorer.probability_mapping, auc, figures, benchmarks)

@@ -2,16 +2,20 @@
 
 import inspect
 from collections.abc import Collection, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from plausibility.errors import DataFormatError, PlausibilityError, UnknownNameError
 from plausibility.lm.protocol import LanguageModelScorer
 from plausibility.minimal_pairs.evaluate import SuiteResult, check_labels, evaluate, limit_items, suite_texts
-from plausibility.minimal_pairs.items import Item
+from plausibility.minimal_pairs.items import Item, Text
 from plausibility.minimal_pairs.readers import check_unique, data_files, get_reader
 from plausibility.minimal_pairs.suite_config import SuiteConfig, SuiteConfigError
 from plausibility.minimal_pairs.text_scores import SlorFunction, TextScores, Unit, score_texts
+
+if TYPE_CHECKING:
+    from plausibility.workers import WorkerPool
 
 
 def select_items(items: Sequence[Item], where: Mapping[str, Collection[str]]) -> list[Item]:
@@ -74,6 +78,7 @@ def run_suite(
     unit: Unit = "token",
     bow_correction: bool = True,
     keep_pieces: bool = False,
+    pool: "WorkerPool[list[Text], TextScores] | None" = None,
 ) -> tuple[SuiteResult, TextScores]:
     """Evaluate one suite experiment from a language model or from precomputed per-text scores.
 
@@ -81,15 +86,15 @@ def run_suite(
     each text's per-token or per-word values too, what `--dump-tokens` writes). One seeded generator draws
     the `--limit` sample, then every bootstrap resample; `where` selects items by label; `unit` and
     `bow_correction` are `score_texts`'. `scores` may be the `TextScores` an earlier run returned, so one
-    scoring serves several metrics of the same suite.
+    scoring serves several metrics of the same suite. A `pool` of `TextWorker`s scores in place of `scorer`.
     """
-    if (scorer is None) == (scores is None):
+    if (scorer is None and pool is None) == (scores is None):
         raise PlausibilityError("give either a language model or a scores file, not both or neither")
     rng = np.random.default_rng(seed)
     items = load_items(suite, limit, rng, where)
     texts = suite_texts(items)
-    if scorer is not None:
-        used = score_texts(texts, scorer, suite.score, slor, unit, bow_correction, keep_pieces)
+    if scores is None:
+        used = score_texts(texts, scorer, suite.score, slor, unit, bow_correction, keep_pieces, pool)
     else:
         given = scores.scores if isinstance(scores, TextScores) else scores
         used = TextScores({text.id: given[text.id] for text in texts if text.id in given})  # type: ignore[union-attr]

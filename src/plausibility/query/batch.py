@@ -15,9 +15,9 @@ from plausibility.query.lemmas import QueryLemmas
 from plausibility.query.part_folder import PartFolder, is_part_folder
 from plausibility.query.scored_memo import ScoredMemo
 from plausibility.query.triple_files import InvalidLine, TableWriter, read_triple_chunks
-from plausibility.query.workers import Factory, InlinePool, WorkerPool
 from plausibility.scorers.protocol import TripleScorer
 from plausibility.triple import Triple
+from plausibility.workers import Factory, InlinePool, WorkerPool
 
 # Extra output columns for a chunk of triples, e.g. coverage flags or the abstraction that explains a score.
 Annotator = Callable[[Sequence[Triple]], dict[str, list[object]]]

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from plausibility.api import Scorer, load_scorer
 from plausibility.devices import DType
 from plausibility.errors import CommandLineError
-from plausibility.resources.long_lived import loading_long_lived
+from plausibility.long_lived import loading_long_lived
 from plausibility.resources.paths import shipped_models
 from plausibility.scorers.shipped import DEFAULT_MODEL, describe_model, shipped_model, shipped_versions
 

@@ -4,7 +4,7 @@ import gc
 
 import pytest
 
-from plausibility.resources.long_lived import loading_long_lived
+from plausibility.long_lived import loading_long_lived
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,7 @@ from types import TracebackType
 from typing import Generic, TypeVar
 
 from plausibility.errors import PlausibilityError
-from plausibility.resources.long_lived import loading_long_lived
+from plausibility.long_lived import loading_long_lived
 
 Unit = TypeVar("Unit")
 Result = TypeVar("Result")
