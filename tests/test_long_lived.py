@@ -44,3 +44,17 @@ def test_a_collector_the_caller_disabled_stays_disabled() -> None:
     with loading_long_lived():
         pass
     assert not gc.isenabled()
+
+
+def test_a_second_load_frees_a_model_dropped_since_the_first() -> None:
+    import weakref
+
+    gc.enable()
+    with loading_long_lived():
+        model = _Node()  # a cycle: only the collector can free it
+    dropped = weakref.ref(model)
+    del model
+    assert dropped() is not None  # frozen, it is never walked
+    with loading_long_lived():
+        pass
+    assert dropped() is None

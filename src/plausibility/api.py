@@ -14,6 +14,7 @@ from plausibility.corpus.artefacts import TRIPLE_COLUMNS
 from plausibility.devices import DType
 from plausibility.errors import PlausibilityError
 from plausibility.lexicon.training_lexicon import TrainingLexicon, lexicon_of
+from plausibility.long_lived import loading_long_lived
 from plausibility.query.batch import Annotator, BatchResult, TripleColumns, score_table, score_triples
 from plausibility.query.coverage import coverage_flags
 from plausibility.query.explain import (
@@ -32,7 +33,7 @@ from plausibility.scorers.registry import build_scorer
 from plausibility.scorers.shipped import DEFAULT_MODEL, shipped_versions
 from plausibility.scorers.spec import parse_spec
 from plausibility.triple import Triple
-from plausibility.workers import WorkerPool
+from plausibility.workers import InlinePool, WorkerPool
 
 TripleLike = Triple | tuple[str, str, str] | Sequence[str]
 
@@ -201,7 +202,7 @@ class _WorkerColumns:
         return scorer.table_columns(self.as_given, self.explain)
 
 
-def _worker_devices(workers: int, device: str | None, devices: int | None) -> list[str | None]:
+def worker_devices(workers: int, device: str | None, devices: int | None) -> list[str | None]:
     """Each worker's device: `workers` on `device`, or with `devices=N` one per GPU (`cuda:0` ... `cuda:N-1`)."""
     if devices:
         if not (device or "").startswith("cuda") or ":" in (device or ""):
@@ -225,38 +226,33 @@ class _WorkerScore:
         return load_scorer(self.spec, device=self.device, dtype=self.dtype, batch_size=self.batch_size).scorer.score
 
 
-# Triples a worker scores at a time: a fixed number, so that no score depends on how many workers there are.
-UNIT_TRIPLES = 512
-
-
 @contextmanager
 def scoring_pool(
     spec: str | None = None,
     *,
-    workers: int = 2,
+    workers: int = 1,
     device: str | None = None,
     devices: int | None = None,
     dtype: DType | None = None,
     batch_size: int | None = None,
-) -> Iterator[Callable[[Sequence[Triple]], np.ndarray]]:
-    """A SPEC's `score` on worker processes that each load the model once (`workers` on the CPU, or one per GPU
-    with `device="cuda"` and `devices=N`), for as long as the `with` block lasts.
+) -> Iterator[Callable[[Sequence[Sequence[Triple]]], list[np.ndarray]]]:
+    """A function that scores units of triples with a SPEC, each unit in one call to its `score`, results in order:
+    in this process with one worker, else on `workers` processes (or one per GPU with `device="cuda"` and
+    `devices=N`) that each load the model once, for as long as the `with` block lasts.
 
-    The function it gives scores its triples in units of `UNIT_TRIPLES`, shared out between the workers, and
-    returns the scores in input order: the same units whatever the number of workers, so the scores are
-    equal up to the float rounding of the cores each worker is given.
+    A unit is scored alike wherever it goes, so the scores are those of one process, up to the float rounding
+    of the cores each worker is given.
     """
     spec = spec or DEFAULT_MODEL
     parse_spec(spec)  # a bad SPEC fails here, in one line, before any worker starts
-    factories = [_WorkerScore(spec, place, dtype, batch_size) for place in _worker_devices(workers, device, devices)]
-    with WorkerPool(factories) as pool:
-
-        def score(triples: Sequence[Triple]) -> np.ndarray:
-            units = [list(triples[start : start + UNIT_TRIPLES]) for start in range(0, len(triples), UNIT_TRIPLES)]
-            scores = [np.asarray(part, dtype=np.float64) for part in pool.map(units)]
-            return np.concatenate(scores) if scores else np.empty(0, dtype=np.float64)
-
-        yield score
+    factories = [_WorkerScore(spec, place, dtype, batch_size) for place in worker_devices(workers, device, devices)]
+    if len(factories) > 1:
+        pool: WorkerPool | InlinePool = WorkerPool(factories)  # each worker loads under loading_long_lived
+    else:
+        with loading_long_lived():
+            pool = InlinePool(factories[0]())
+    with pool:
+        yield lambda units: [np.asarray(scores, dtype=np.float64) for scores in pool.map([list(u) for u in units])]
 
 
 def score_file(
@@ -288,7 +284,7 @@ def score_file(
     """
     spec = spec or DEFAULT_MODEL
     parse_spec(spec)  # a bad SPEC fails here, in one line, before any worker starts
-    placed = _worker_devices(workers, device, devices)
+    placed = worker_devices(workers, device, devices)
     factories = [_WorkerColumns(spec, place, dtype, batch_size, min_depth, as_given, explain) for place in placed]
     identity = _run_identity(spec, as_given, explain, min_depth)
     if engine == "ray":

@@ -26,6 +26,11 @@ class UnknownNameError(PlausibilityError):
 
     def __init__(self, kind: str, name: str, known: list[str] | tuple[str, ...]) -> None:
         super().__init__(f"unknown {kind} {name!r}; known: {', '.join(sorted(known))}")
+        self.kind, self.name, self.known = kind, name, tuple(known)
+
+    def __reduce__(self) -> tuple[type, tuple[str, str, tuple[str, ...]]]:
+        """Rebuilt from its parts, so that one raised in a worker process reaches the command line as itself."""
+        return type(self), (self.kind, self.name, self.known)
 
 
 class OutputPathError(PlausibilityError):

@@ -48,7 +48,8 @@ class WorkerPool(Generic[Unit, Result]):
     """One process per factory, kept for the whole run; `map` scores units in parallel, results in order."""
 
     def __init__(self, factories: Sequence[Factory]) -> None:
-        threads = max(1, (os.cpu_count() or 1) // len(factories))
+        self.size = len(factories)  # workers sharing the units out
+        threads = max(1, (os.cpu_count() or 1) // self.size)
         context = multiprocessing.get_context("spawn")  # a fresh interpreter: no torch threads forked mid-flight
         queue = context.Queue()
         for factory in factories:
@@ -77,6 +78,7 @@ class InlinePool(Generic[Unit, Result]):
 
     def __init__(self, function: Callable[[Unit], Result]) -> None:
         self.function = function
+        self.size = 1
 
     def map(self, units: Sequence[Unit]) -> list[Result]:
         return [self.function(unit) for unit in units]

@@ -86,23 +86,21 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap intervals (default: 0)")
     parser.add_argument("--dump-scores", type=Path, metavar="FILE", help="write every event's score as TSV")
     add_load_options(parser, BATCH_HELP)
-    add_worker_options(parser, "the events")
+    add_worker_options(parser, "the events 512 at a time")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     import logging
-    from contextlib import ExitStack
 
     from rich.console import Console
     from rich.table import Table
 
-    from plausibility.api import load_scorer, scoring_pool
+    from plausibility.api import scoring_pool
     from plausibility.benchmarks.registry import check_by, judged_sets
     from plausibility.evaluation.figures_table import write_figures
     from plausibility.evaluation.judged_figures import judged_figures
     from plausibility.evaluation.judged_scores import score_judged_sets, write_judged_scores
-    from plausibility.long_lived import loading_long_lived
     from plausibility.scorers.shipped import shipped_versions
     from plausibility.version import __version__
 
@@ -115,14 +113,8 @@ def run(args: argparse.Namespace) -> int:
                 {"label": "AUC", "rating": "Spearman, Pearson", "pairs": "pairwise accuracy"}[k] for k in judged.kinds
             )
             logging.getLogger(__name__).info("%s: %d events, read as %s", judged.name, len(judged.table), kinds)
-    with ExitStack() as stack:
-        if args.workers > 1 or args.devices:
-            options = load_options(args)
-            score = stack.enter_context(scoring_pool(args.model, workers=args.workers, devices=args.devices, **options))
-        else:
-            with loading_long_lived():
-                score = load_scorer(args.model, **load_options(args)).scorer.score
-        scored = list(zip(sets, score_judged_sets(score, sets, args.fillers), strict=True))
+    with scoring_pool(args.model, workers=args.workers, devices=args.devices, **load_options(args)) as score_units:
+        scored = list(zip(sets, score_judged_sets(score_units, sets, args.fillers), strict=True))
     figures = [
         f
         for judged, scores in scored

@@ -97,7 +97,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         help="text file for SLOR unigram counts (default: the built-in suites' texts, BLiMP aside)",
     )
     add_load_options(parser, "texts per forward pass (default: 32)")
-    add_worker_options(parser, "the texts, 512 at a time,")
+    add_worker_options(parser, "the texts 512 at a time")
     parser.add_argument("--seed", type=int, default=0, help="seed of the --limit sample and bootstrap (default: 0)")
     parser.add_argument(
         "--per-group", action="store_true", help="also show every group in the table and the plot (blimp does)"
@@ -195,10 +195,11 @@ def _score_with(
     settings = {"unit": args.unit, "bow_correction": args.bow_correction, "keep_pieces": args.dump_tokens is not None}
     run = {"limit": args.limit, "seed": args.seed, "where": where, **settings}
     if args.workers > 1 or args.devices:
+        from plausibility.api import worker_devices
         from plausibility.minimal_pairs.text_scores import TextWorker
         from plausibility.workers import WorkerPool
 
-        places = [f"cuda:{i}" for i in range(args.devices)] if args.devices else [options["device"]] * args.workers
+        places = worker_devices(args.workers, options["device"], args.devices)
         factories = [
             TextWorker(lm, args.kind, place, args.dtype, batch_size, pll, suite.score, slor_corpus=corpus, **settings)
             for place in places

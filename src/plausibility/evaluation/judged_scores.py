@@ -23,26 +23,40 @@ def filled_triples(subject: str, verb: str, obj: str, fillers: Sequence[str]) ->
     return [Triple(subject, verb, filler) for filler in fillers]
 
 
+# Distinct triples of one set scored in one call: a fixed number, so that no score depends on how many worker
+# processes share the units out, nor on which other sets are evaluated beside it.
+UNIT_TRIPLES = 512
+
+ScoreUnits = Callable[[Sequence[Sequence[Triple]]], list[np.ndarray]]
+
+
 def score_judged_set(
     score: Callable[[Sequence[Triple]], np.ndarray], judged: JudgedSet, fillers: Sequence[str] = DEFAULT_FILLERS
 ) -> np.ndarray:
     """One score per event, in table order (float64): `score`'s, or a partial event's mean over fillers."""
-    return score_judged_sets(score, [judged], fillers)[0]
+    return score_judged_sets(lambda units: [score(unit) for unit in units], [judged], fillers)[0]
 
 
 def score_judged_sets(
-    score: Callable[[Sequence[Triple]], np.ndarray], sets: Sequence[JudgedSet], fillers: Sequence[str] = DEFAULT_FILLERS
+    score_units: ScoreUnits, sets: Sequence[JudgedSet], fillers: Sequence[str] = DEFAULT_FILLERS
 ) -> list[np.ndarray]:
-    """`score_judged_set` of each set, with every distinct triple of them all scored once, in one call to `score`
-    (a scorer's `score`, or the one `api.scoring_pool` shares out between worker processes): no score depends
-    on a table's order, and workers get the sets' triples as one stream."""
+    """`score_judged_set` of each set. Each set's distinct triples, in order of first appearance, are cut into
+    units of `UNIT_TRIPLES`, and every unit of every set goes to `score_units` at once (`api.scoring_pool`'s
+    function shares them out between worker processes): no score depends on a table's order, on the number
+    of workers, or on the other sets."""
     rows = [
         [filled_triples(s, v, o, fillers) for s, v, o in zip(t["subject"], t["verb"], t["object"], strict=True)]
         for t in (judged.table for judged in sets)
     ]
-    distinct = list(dict.fromkeys(triple for table in rows for row in table for triple in row))
-    scores = dict(zip(distinct, np.asarray(score(distinct), dtype=np.float64).tolist(), strict=True))
-    return [np.array([np.mean([scores[t] for t in row]) for row in table], dtype=np.float64) for table in rows]
+    distinct = [list(dict.fromkeys(triple for row in table for triple in row)) for table in rows]
+    units = [d[start : start + UNIT_TRIPLES] for d in distinct for start in range(0, len(d), UNIT_TRIPLES)]
+    scored = iter(score_units(units))
+    results = []
+    for table, triples in zip(rows, distinct, strict=True):
+        values = [v for _ in range(0, len(triples), UNIT_TRIPLES) for v in np.asarray(next(scored)).tolist()]
+        scores = dict(zip(triples, values, strict=True))
+        results.append(np.array([np.mean([scores[t] for t in row]) for row in table], dtype=np.float64))
+    return results
 
 
 def write_judged_scores(scored: Sequence[tuple[JudgedSet, np.ndarray]], fillers: Sequence[str], path: Path) -> None:

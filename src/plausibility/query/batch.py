@@ -94,8 +94,9 @@ class TripleColumns:
         return pd.DataFrame(columns)
 
 
-# Chunks scored between two checks of the memory of scored triples: a fixed number, so that what is remembered
-# (and so every score) does not depend on how many workers there are.
+# Chunks scored between two checks of the memory of scored triples: a fixed number up to two workers, so that what
+# is remembered (and so every score) does not depend on whether one or two share the work; more workers get
+# waves of two chunks each, so that few wait idle while the others finish theirs.
 CHUNKS_PER_WAVE = 4
 
 
@@ -141,7 +142,7 @@ def score_table(
     rows = 0
     with writer, pool, progress_bar("scoring", None, "triples", wanted=progress) as advance:
         chunks = enumerate(read_triple_chunks(source, batch_size))
-        while wave := list(itertools.islice(chunks, CHUNKS_PER_WAVE)):
+        while wave := list(itertools.islice(chunks, max(CHUNKS_PER_WAVE, 2 * pool.size))):
             givens = [_given(chunk.rows) for _, chunk in wave]
             done = [sharded and writer.finished(index) for index, _ in wave]  # type: ignore[union-attr]
             units = []
