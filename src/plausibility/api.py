@@ -278,7 +278,7 @@ def score_file(
     the workers; the table written is the one a single process writes (in order, each distinct triple scored
     once), up to the float rounding of batches formed apart.
 
-    With `engine="ray"`, `source` is a file, a folder or a glob of Parquet/CSV/JSONL tables, scored on the Ray
+    With `engine="ray"`, `source` is a file, a folder or a glob of Parquet/CSV/TSV/JSONL tables, scored on the Ray
     cluster `RAY_ADDRESS` names (a local Ray otherwise) by `workers` actors (default: every CPU of the
     cluster; one GPU each with a `cuda` device), into the part folder `output`, a part per input file.
     """

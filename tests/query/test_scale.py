@@ -100,17 +100,20 @@ def test_two_workers_write_the_table_one_process_writes(tmp_path: Path, source: 
 
 
 @pytest.mark.slow
-def test_ray_writes_the_table_one_process_writes(tmp_path: Path, source: Path, ngram_spec: str) -> None:
+@pytest.mark.parametrize("suffix", ["parquet", "tsv"])
+def test_ray_writes_the_table_one_process_writes(tmp_path: Path, source: Path, ngram_spec: str, suffix: str) -> None:
     pytest.importorskip("ray")
     tables = tmp_path / "tables"
     tables.mkdir()
     frame = pd.read_csv(source, sep="\t")
-    frame.iloc[:4].to_parquet(tables / "a.parquet")
-    frame.iloc[4:].to_parquet(tables / "b.parquet")
+    for name, part in (("a", frame.iloc[:4]), ("b", frame.iloc[4:])):
+        part.to_parquet(tables / f"{name}.parquet") if suffix == "parquet" else part.to_csv(
+            tables / f"{name}.tsv", sep="\t", index=False
+        )
     frame.to_parquet(tmp_path / "all.parquet")
     common = ["score", "--model", ngram_spec, "--chunk-size", "2"]
     assert main([*common, "--input", str(tmp_path / "all.parquet"), "--output", str(tmp_path / "one.parquet")]) == 0
-    assert main([*common, "--input", str(tables / "*.parquet"), "--output", str(tmp_path / "ray"), "--engine", "ray",
+    assert main([*common, "--input", str(tables / f"*.{suffix}"), "--output", str(tmp_path / "ray"), "--engine", "ray",
                  "--workers", "2"]) == 0  # fmt: skip
     one = pd.read_parquet(tmp_path / "one.parquet")
     pd.testing.assert_frame_equal(read_part_folder(tmp_path / "ray"), one, check_dtype=False)  # Arrow strings

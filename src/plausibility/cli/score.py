@@ -111,7 +111,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     scale.add_argument(
         "--engine", choices=("local", "ray"), default="local",
         help="ray: score on the Ray cluster RAY_ADDRESS names (a local one otherwise), reading --input as a file, "
-        "a folder or a glob of Parquet/CSV/JSONL files and writing Parquet parts to the --output folder",
+        "a folder or a glob of Parquet/CSV/TSV/JSONL files and writing Parquet parts to the --output folder",
     )  # fmt: skip
     add_load_options(parser, BATCH_HELP)
     parser.set_defaults(run=run)

@@ -13,6 +13,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pandas as pd
+import pyarrow.csv
 
 from plausibility.corpus.artefacts import TRIPLE_COLUMNS
 from plausibility.errors import DataFormatError, ResourceMissingError
@@ -21,7 +22,13 @@ from plausibility.query.part_folder import PartFolder
 from plausibility.query.triple_files import InvalidLine, triple_problem
 from plausibility.triple import Triple
 
-READERS = {".parquet": "read_parquet", ".csv": "read_csv", ".jsonl": "read_json"}
+# Each table format's Ray Data reader and its options: CSV and TSV with a header row naming the columns.
+READERS: dict[str, tuple[str, dict[str, object]]] = {
+    ".parquet": ("read_parquet", {}),
+    ".csv": ("read_csv", {}),
+    ".tsv": ("read_csv", {"parse_options": pyarrow.csv.ParseOptions(delimiter="\t")}),
+    ".jsonl": ("read_json", {}),
+}
 
 
 def input_files(inputs: str) -> list[Path]:
@@ -34,7 +41,9 @@ def input_files(inputs: str) -> list[Path]:
     else:
         found = [path] if path.is_file() else []
     if not found:
-        raise ResourceMissingError(f"{inputs}: no Parquet, CSV or JSONL table there; give a file, a folder or a glob")
+        raise ResourceMissingError(
+            f"{inputs}: no Parquet, CSV, TSV or JSONL table there; give a file, a folder or a glob"
+        )
     found = [p.resolve() for p in found]
     suffixes = {p.suffix.lower() for p in found}
     if len(suffixes) > 1 or not suffixes <= set(READERS):
@@ -54,7 +63,7 @@ class _RayScorer:
         if missing := [name for name in TRIPLE_COLUMNS if name not in batch.columns]:
             raise DataFormatError(
                 f"a table has no {', '.join(missing)} column; the ray engine reads tables whose columns are named "
-                "(CSV: a header row subject,verb,object)"
+                "(CSV or TSV: a header row subject, verb, object)"
             )
         batch = batch[[triple_problem(row) is None for row in batch[list(TRIPLE_COLUMNS)].to_dict("records")]]
         batch = batch[
@@ -125,8 +134,9 @@ def _score(
             context = ray.data.DataContext.get_current()
             context.enable_progress_bars = False
             context.execution_options.preserve_order = True  # rows come back in input order
-            read = getattr(ray.data, READERS[todo[0].suffix.lower()])
-            dataset = read([str(file) for file in todo], include_paths=True).map_batches(
+            reader, options = READERS[todo[0].suffix.lower()]
+            read = getattr(ray.data, reader)
+            dataset = read([str(file) for file in todo], include_paths=True, **options).map_batches(
                 _RayScorer, fn_constructor_kwargs={"factory": factory}, batch_size=chunk_size, batch_format="pandas",
                 concurrency=concurrency, num_cpus=1, num_gpus=gpus_per_worker,
             )  # fmt: skip
