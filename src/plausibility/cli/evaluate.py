@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     from plausibility.benchmarks.registry import check_by, judged_sets
     from plausibility.evaluation.figures_table import write_figures
     from plausibility.evaluation.judged_figures import judged_figures
-    from plausibility.evaluation.judged_scores import score_judged_sets, write_judged_scores
+    from plausibility.evaluation.judged_scores import UNIT_TRIPLES, score_judged_sets, write_judged_scores
     from plausibility.scorers.shipped import shipped_versions
     from plausibility.version import __version__
 
@@ -113,8 +113,10 @@ def run(args: argparse.Namespace) -> int:
                 {"label": "AUC", "rating": "Spearman, Pearson", "pairs": "pairwise accuracy"}[k] for k in judged.kinds
             )
             logging.getLogger(__name__).info("%s: %d events, read as %s", judged.name, len(judged.table), kinds)
+    pooled = args.workers > 1 or bool(args.devices)
     with scoring_pool(args.model, workers=args.workers, devices=args.devices, **load_options(args)) as score_units:
-        scored = list(zip(sets, score_judged_sets(score_units, sets, args.fillers), strict=True))
+        scores = score_judged_sets(score_units, sets, args.fillers, UNIT_TRIPLES if pooled else None)
+    scored = list(zip(sets, scores, strict=True))
     figures = [
         f
         for judged, scores in scored

@@ -23,8 +23,8 @@ def filled_triples(subject: str, verb: str, obj: str, fillers: Sequence[str]) ->
     return [Triple(subject, verb, filler) for filler in fillers]
 
 
-# Distinct triples of one set scored in one call: a fixed number, so that no score depends on how many worker
-# processes share the units out, nor on which other sets are evaluated beside it.
+# Distinct triples of one set that worker processes score in one call: a fixed number, so that no score depends
+# on how many workers share the units out.
 UNIT_TRIPLES = 512
 
 ScoreUnits = Callable[[Sequence[Sequence[Triple]]], list[np.ndarray]]
@@ -38,22 +38,29 @@ def score_judged_set(
 
 
 def score_judged_sets(
-    score_units: ScoreUnits, sets: Sequence[JudgedSet], fillers: Sequence[str] = DEFAULT_FILLERS
+    score_units: ScoreUnits,
+    sets: Sequence[JudgedSet],
+    fillers: Sequence[str] = DEFAULT_FILLERS,
+    unit: int | None = None,
 ) -> list[np.ndarray]:
-    """`score_judged_set` of each set. Each set's distinct triples, in order of first appearance, are cut into
-    units of `UNIT_TRIPLES`, and every unit of every set goes to `score_units` at once (`api.scoring_pool`'s
-    function shares them out between worker processes): no score depends on a table's order, on the number
-    of workers, or on the other sets."""
+    """`score_judged_set` of each set, every set's distinct triples (in order of first appearance) sent to
+    `score_units` at once: each set's in one call, as `evaluate_auc` and the model cards score a half, or with
+    `unit` cut into units of that many for `api.scoring_pool`'s workers to share out. No score depends on a
+    table's order or on the other sets; with `unit`, none on the number of workers either, though a model's
+    scores may then differ from one call's by float rounding (which can break a tie the other way)."""
     rows = [
         [filled_triples(s, v, o, fillers) for s, v, o in zip(t["subject"], t["verb"], t["object"], strict=True)]
         for t in (judged.table for judged in sets)
     ]
     distinct = [list(dict.fromkeys(triple for row in table for triple in row)) for table in rows]
-    units = [d[start : start + UNIT_TRIPLES] for d in distinct for start in range(0, len(d), UNIT_TRIPLES)]
+    sizes = [unit or max(1, len(triples)) for triples in distinct]
+    units = [
+        t[start : start + size] for t, size in zip(distinct, sizes, strict=True) for start in range(0, len(t), size)
+    ]
     scored = iter(score_units(units))
     results = []
-    for table, triples in zip(rows, distinct, strict=True):
-        values = [v for _ in range(0, len(triples), UNIT_TRIPLES) for v in np.asarray(next(scored)).tolist()]
+    for table, triples, size in zip(rows, distinct, sizes, strict=True):
+        values = [value for _ in range(0, len(triples), size) for value in np.asarray(next(scored)).tolist()]
         scores = dict(zip(triples, values, strict=True))
         results.append(np.array([np.mean([scores[t] for t in row]) for row in table], dtype=np.float64))
     return results
