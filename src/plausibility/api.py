@@ -33,7 +33,7 @@ from plausibility.scorers.registry import build_scorer
 from plausibility.scorers.shipped import DEFAULT_MODEL, shipped_versions
 from plausibility.scorers.spec import parse_spec
 from plausibility.triple import Triple
-from plausibility.workers import InlinePool, WorkerPool
+from plausibility.workers import InlinePool, WorkerPool, worker_devices
 
 TripleLike = Triple | tuple[str, str, str] | Sequence[str]
 
@@ -200,17 +200,6 @@ class _WorkerColumns:
             self.spec, device=self.device, dtype=self.dtype, batch_size=self.batch_size, min_depth=self.min_depth
         )
         return scorer.table_columns(self.as_given, self.explain)
-
-
-def worker_devices(workers: int, device: str | None, devices: int | None) -> list[str | None]:
-    """Each worker's device: `workers` on `device`, or with `devices=N` one per GPU (`cuda:0` ... `cuda:N-1`)."""
-    if devices:
-        if not (device or "").startswith("cuda") or ":" in (device or ""):
-            raise PlausibilityError("--devices N takes one worker per GPU: give --device cuda (no index) with it")
-        return [f"cuda:{index}" for index in range(devices)]
-    if workers < 1:
-        raise PlausibilityError(f"--workers must be at least 1, got {workers}")
-    return [device] * workers
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from concurrent.futures.process import BrokenProcessPool
 from types import TracebackType
 from typing import Generic, TypeVar
 
-from plausibility.errors import PlausibilityError
+from plausibility.errors import CommandLineError, PlausibilityError
 from plausibility.long_lived import loading_long_lived
 
 Unit = TypeVar("Unit")
@@ -42,6 +42,18 @@ def _run(unit: object) -> object:
         raise _worker_function
     assert _worker_function is not None, "worker used before it started"
     return _worker_function(unit)
+
+
+def worker_devices(workers: int, device: str | None, devices: int | None) -> list[str | None]:
+    """Each worker's device: `workers` on `device`, or with `devices=N` one per GPU (`cuda:0` ... `cuda:N-1`); options
+    that do not go together are a `CommandLineError` (they are the command line's `--workers` and `--devices`)."""
+    if devices:
+        if not (device or "").startswith("cuda") or ":" in (device or ""):
+            raise CommandLineError("--devices N takes one worker per GPU: give --device cuda (no index) with it")
+        return [f"cuda:{index}" for index in range(devices)]
+    if workers < 1:
+        raise CommandLineError(f"--workers must be at least 1, got {workers}")
+    return [device] * workers
 
 
 class WorkerPool(Generic[Unit, Result]):

@@ -4,6 +4,7 @@ import argparse
 
 from plausibility.devices import DTYPES, check_device_name, resolve_device
 from plausibility.errors import CommandLineError, PlausibilityError
+from plausibility.workers import worker_devices
 
 DTYPE_HELP = (
     "precision of the model's weights and activations: float32 (the default), bfloat16 (faster on CPUs "
@@ -92,5 +93,4 @@ def check_worker_options(args: argparse.Namespace) -> None:
     """`--devices` names the workers itself, and only on GPUs: one line when the options do not go together."""
     if args.devices and args.workers > 1:
         raise CommandLineError("--devices N starts one worker per GPU; drop --workers")
-    if args.devices and (not (args.device or "").startswith("cuda") or ":" in (args.device or "")):
-        raise CommandLineError("--devices N takes one worker per GPU: give --device cuda (no index) with it")
+    worker_devices(args.workers, args.device, args.devices)

@@ -195,9 +195,8 @@ def _score_with(
     settings = {"unit": args.unit, "bow_correction": args.bow_correction, "keep_pieces": args.dump_tokens is not None}
     run = {"limit": args.limit, "seed": args.seed, "where": where, **settings}
     if args.workers > 1 or args.devices:
-        from plausibility.api import worker_devices
         from plausibility.minimal_pairs.text_scores import TextWorker
-        from plausibility.workers import WorkerPool
+        from plausibility.workers import WorkerPool, worker_devices
 
         places = worker_devices(args.workers, options["device"], args.devices)
         factories = [
