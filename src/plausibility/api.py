@@ -14,7 +14,6 @@ from plausibility.corpus.artefacts import TRIPLE_COLUMNS
 from plausibility.devices import DType
 from plausibility.errors import PlausibilityError
 from plausibility.lexicon.training_lexicon import TrainingLexicon, lexicon_of
-from plausibility.long_lived import loading_long_lived
 from plausibility.query.batch import Annotator, BatchResult, TripleColumns, score_table, score_triples
 from plausibility.query.coverage import coverage_flags
 from plausibility.query.explain import (
@@ -33,7 +32,7 @@ from plausibility.scorers.registry import build_scorer
 from plausibility.scorers.shipped import DEFAULT_MODEL, shipped_versions
 from plausibility.scorers.spec import parse_spec
 from plausibility.triple import Triple
-from plausibility.workers import InlinePool, WorkerPool, worker_devices
+from plausibility.workers import pool_of, worker_devices
 
 TripleLike = Triple | tuple[str, str, str] | Sequence[str]
 
@@ -235,12 +234,7 @@ def scoring_pool(
     spec = spec or DEFAULT_MODEL
     parse_spec(spec)  # a bad SPEC fails here, in one line, before any worker starts
     factories = [_WorkerScore(spec, place, dtype, batch_size) for place in worker_devices(workers, device, devices)]
-    if len(factories) > 1:
-        pool: WorkerPool | InlinePool = WorkerPool(factories)  # each worker loads under loading_long_lived
-    else:
-        with loading_long_lived():
-            pool = InlinePool(factories[0]())
-    with pool:
+    with pool_of(factories) as pool:
         yield lambda units: [np.asarray(scores, dtype=np.float64) for scores in pool.map([list(u) for u in units])]
 
 

@@ -102,3 +102,12 @@ class InlinePool(Generic[Unit, Result]):
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
         return None
+
+
+def pool_of(factories: Sequence[Factory]) -> "WorkerPool | InlinePool":
+    """Where units get scored: a single factory is built here (the load paused for the collector, as a worker's
+    is) and scores in this process; several each build theirs in a worker process of their own."""
+    if len(factories) > 1:
+        return WorkerPool(factories)
+    with loading_long_lived():
+        return InlinePool(factories[0]())

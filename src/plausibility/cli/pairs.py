@@ -182,8 +182,10 @@ def _score_with(
     """One language model's result on the suite, its text scores, and what the report records of its run."""
     from plausibility.lm.loading import guess_kind
     from plausibility.minimal_pairs.suite_runner import run_suite
+    from plausibility.minimal_pairs.text_scores import TextWorker
     from plausibility.minimal_pairs.unigram_corpus import suite_corpus
     from plausibility.scorers.registry import LM_BATCH_SIZE
+    from plausibility.workers import pool_of, worker_devices
 
     batch_size = options["batch_size"] or LM_BATCH_SIZE
     pll = args.pll
@@ -194,29 +196,13 @@ def _score_with(
     corpus = (args.slor_corpus or suite_corpus()) if suite.score == "slor" else None
     settings = {"unit": args.unit, "bow_correction": args.bow_correction, "keep_pieces": args.dump_tokens is not None}
     run = {"limit": args.limit, "seed": args.seed, "where": where, **settings}
-    if args.workers > 1 or args.devices:
-        from plausibility.minimal_pairs.text_scores import TextWorker
-        from plausibility.workers import WorkerPool, worker_devices
-
-        places = worker_devices(args.workers, options["device"], args.devices)
-        factories = [
-            TextWorker(lm, args.kind, place, args.dtype, batch_size, pll, suite.score, slor_corpus=corpus, **settings)
-            for place in places
-        ]
-        with WorkerPool(factories) as pool:
-            result, scored = run_suite(suite, pool=pool, **run)
-    else:
-        from plausibility.lm import load_lm_scorer
-        from plausibility.long_lived import loading_long_lived
-
-        with loading_long_lived():
-            scorer = load_lm_scorer(lm, args.kind, **{**options, "batch_size": batch_size}, pll=pll)
-        slor = None
-        if corpus is not None:
-            from plausibility.lm.slor import SLOR, UnigramTable
-
-            slor = SLOR(scorer, UnigramTable.from_corpus(scorer.tokenizer, corpus)).score  # type: ignore[attr-defined]
-        result, scored = run_suite(suite, scorer=scorer, slor=slor, **run)
+    places = worker_devices(args.workers, options["device"], args.devices)
+    factories = [
+        TextWorker(lm, args.kind, place, args.dtype, batch_size, pll, suite.score, slor_corpus=corpus, **settings)
+        for place in places
+    ]
+    with pool_of(factories) as pool:  # this process, or a worker process for each place
+        result, scored = run_suite(suite, pool=pool, **run)
     facts: dict[str, object] = {
         "lm": lm,
         "scores_file": None,

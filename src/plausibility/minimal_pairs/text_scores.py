@@ -25,8 +25,6 @@ Unit = Literal["token", "word"]
 # Texts per call to the scorer, so the bar moves; the scorer still batches within a call as it likes. Also the
 # unit workers share out: a fixed number, so no score depends on how many workers there are.
 _CHUNK = 512
-# Chunks handed to a pool of workers between two moves of the bar: at least two for each worker.
-_CHUNKS_PER_WAVE = 8
 
 
 @dataclass
@@ -66,8 +64,8 @@ def score_texts(
     chunks = [list(texts[start : start + _CHUNK]) for start in range(0, len(texts), _CHUNK)]
     with progress_bar("scoring texts", len(texts), "texts", wanted=progress) as advance:
         if pool is not None:
-            size = max(_CHUNKS_PER_WAVE, 2 * pool.size)
-            for first in range(0, len(chunks), size):  # in waves, so the bar moves
+            size = 2 * pool.size  # chunks between two moves of the bar: two for each worker
+            for first in range(0, len(chunks), size):
                 wave = chunks[first : first + size]
                 for scored in pool.map(wave):
                     result.scores.update(scored.scores)
