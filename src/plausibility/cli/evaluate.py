@@ -103,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
     from plausibility.evaluation.judged_scores import UNIT_TRIPLES, score_judged_sets, write_judged_scores
     from plausibility.scorers.shipped import shipped_versions
     from plausibility.version import __version__
+    from plausibility.workers import worker_devices
 
     check_worker_options(args)
     sets = judged_sets(args.benchmarks, args.splits, args.data)  # a bad file fails before any model loads
@@ -113,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
                 {"label": "AUC", "rating": "Spearman, Pearson", "pairs": "pairwise accuracy"}[k] for k in judged.kinds
             )
             logging.getLogger(__name__).info("%s: %d events, read as %s", judged.name, len(judged.table), kinds)
-    pooled = args.workers > 1 or bool(args.devices)
+    pooled = len(worker_devices(args.workers, args.device, args.devices)) > 1  # as scoring_pool decides
     with scoring_pool(args.model, workers=args.workers, devices=args.devices, **load_options(args)) as score_units:
         scores = score_judged_sets(score_units, sets, args.fillers, UNIT_TRIPLES if pooled else None)
     scored = list(zip(sets, scores, strict=True))
