@@ -26,7 +26,7 @@ from plausibility.query.explain import (
     grid_probabilities,
 )
 from plausibility.query.lemmas import QueryLemmas
-from plausibility.query.triple_files import triple_problem
+from plausibility.query.triple_files import scored_word, triple_problem
 from plausibility.scorers.protocol import TripleScorer
 from plausibility.scorers.registry import build_scorer
 from plausibility.scorers.shipped import DEFAULT_MODEL, shipped_versions
@@ -50,7 +50,7 @@ def as_triples(triples: Iterable[TripleLike]) -> list[Triple]:
         problem = triple_problem(dict(zip(TRIPLE_COLUMNS, words, strict=True)))
         if problem:  # the rule files and the command line follow: one lemma per slot
             raise PlausibilityError(f"item {index} ({item!r}): {problem}; give one word (a lemma) for each of S V O")
-        converted.append(Triple(*(w.strip().lower() for w in words)))
+        converted.append(Triple(*map(scored_word, words)))
     return converted
 
 

@@ -1,3 +1,4 @@
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -90,6 +91,18 @@ def test_a_bom_and_a_capitalised_header_are_a_header_not_a_triple(tmp_path: Path
     jsonl = tmp_path / "in.jsonl"
     jsonl.write_bytes(b'\xef\xbb\xbf{"subject": "person", "verb": "breathe", "object": "air"}\n')
     assert _read_all(jsonl)[0].to_dict("records") == [{"subject": "person", "verb": "breathe", "object": "air"}]
+
+
+def test_jsonl_and_parquet_name_their_triple_columns_in_any_case_as_a_header_does(tmp_path: Path) -> None:
+    rows = [{" Subject": "Person", "VERB": "breathe", "Object": "air", "Note": "x"}]
+    jsonl = tmp_path / "in.jsonl"
+    jsonl.write_text(json.dumps(rows[0]) + "\n")
+    parquet = tmp_path / "in.parquet"
+    pd.DataFrame(rows).to_parquet(parquet)
+    for table in (jsonl, parquet):
+        read, invalid = _read_all(table)
+        assert invalid == []
+        assert read.to_dict("records") == [{"subject": "person", "verb": "breathe", "object": "air", "Note": "x"}]
 
 
 def test_tsv_reads_quotes_as_characters_while_csv_keeps_quoting(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from plausibility.corpus.artefacts import TRIPLE_COLUMNS
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.query.batch import BatchResult, TripleColumns, checked_invalid_lines
 from plausibility.query.part_folder import PartFolder
-from plausibility.query.triple_files import InvalidLine, triple_problem
+from plausibility.query.triple_files import InvalidLine, column_name, scored_word, triple_problem
 from plausibility.triple import Triple
 
 # Each table format's Ray Data reader and its options: CSV and TSV with a header row naming the columns.
@@ -59,7 +59,7 @@ class _RayScorer:
         self.columns = factory()
 
     def __call__(self, batch: pd.DataFrame) -> pd.DataFrame:
-        batch = batch.rename(columns={name: name.lower() for name in batch.columns if name.lower() in TRIPLE_COLUMNS})
+        batch = batch.rename(columns=column_name)
         if missing := [name for name in TRIPLE_COLUMNS if name not in batch.columns]:
             raise DataFormatError(
                 f"a table has no {', '.join(missing)} column; the ray engine reads tables whose columns are named "
@@ -70,7 +70,7 @@ class _RayScorer:
             [*TRIPLE_COLUMNS, *(name for name in batch.columns if name not in TRIPLE_COLUMNS)]
         ]  # as read_triple_chunks orders them
         for name in TRIPLE_COLUMNS:
-            batch[name] = batch[name].astype(str).str.strip().str.lower()
+            batch[name] = batch[name].map(scored_word)
         given = [Triple(s, v, o) for s, v, o in zip(batch["subject"], batch["verb"], batch["object"], strict=True)]
         position = {triple: index for index, triple in enumerate(dict.fromkeys(given))}
         scored = self.columns(list(position)).iloc[[position[triple] for triple in given]]

@@ -49,6 +49,18 @@ def table_format(path: Path) -> TableFormat:
     return _SUFFIXES[suffix]
 
 
+def column_name(name: str) -> str:
+    """A header's name as read: subject, verb or object in any case (and spacing) names that column; any other
+    column keeps its own spelling."""
+    name = name.strip()
+    return name.lower() if name.lower() in TRIPLE_COLUMNS else name
+
+
+def scored_word(value: object) -> str:
+    """A triple's field as it is scored, on every path that reads one: stripped and lowercased."""
+    return str(value).strip().lower()
+
+
 def triple_problem(record: Record) -> str | None:
     """Why a record's subject, verb and object are not three single words, or None when they are.
 
@@ -90,8 +102,7 @@ def _delimited_records(handle: TextIO, fmt: TableFormat, path: Path) -> Iterator
     first = next(checked, None)
     if first is None:
         return
-    header = [name.strip() for name in first]
-    header = [name.lower() if name.lower() in TRIPLE_COLUMNS else name for name in header]
+    header = [column_name(name) for name in first]
     rows: Iterator[list[str]] = checked
     if not set(TRIPLE_COLUMNS) <= set(header):
         header = list(TRIPLE_COLUMNS)
@@ -116,7 +127,7 @@ def _jsonl_records(handle: TextIO) -> Iterator[tuple[int, Record | None, str | N
             yield number, None, f"not JSON ({error.msg})"
             continue
         if isinstance(record, dict):
-            yield number, record, None
+            yield number, {column_name(str(key)): value for key, value in record.items()}, None
         else:
             yield number, None, "not a JSON object"
 
@@ -126,7 +137,7 @@ def _records(path: Path, fmt: TableFormat) -> Iterator[tuple[int, Record | None,
     if fmt == "parquet":
         numbers = itertools.count(1)
         for batch in pq.ParquetFile(path).iter_batches():
-            for record in batch.to_pylist():
+            for record in batch.rename_columns([column_name(name) for name in batch.schema.names]).to_pylist():
                 yield next(numbers), record, None
         return
     # utf-8-sig drops the byte-order mark some editors write first, which would otherwise join the header.
@@ -154,7 +165,7 @@ def read_triple_chunks(path: Path, chunk_size: int = 4096) -> Iterator[TripleChu
                     invalid.append(InvalidLine(number, reason))
                     continue
                 for name in TRIPLE_COLUMNS:
-                    record[name] = str(record[name]).strip().lower()  # type: ignore[index]
+                    record[name] = scored_word(record[name])  # type: ignore[index]
                 valid.append(record)  # type: ignore[arg-type]
             yield TripleChunk(pd.DataFrame.from_records(valid, columns=_columns(valid)), invalid)
     except UnicodeDecodeError as error:
