@@ -169,11 +169,10 @@ class Scorer:
         """`plausibility score --input SOURCE --output OUTPUT` in this process: streamed, order-keeping, each
         distinct triple scored once; into one file written all at once, or a folder of parts (a path with no
         suffix) that a rerun resumes. The table gets the columns of `table_columns`."""
-        columns = self.table_columns(as_given, explain)
         identity = _run_identity(self.spec, as_given, explain, self.min_depth)
         return score_table(
-            self.scorer, Path(source), Path(output), batch_size, skip_invalid, columns.annotators, progress,
-            columns.lemmas, identity=identity,
+            self.table_columns(as_given, explain), Path(source), Path(output), batch_size, skip_invalid, progress,
+            identity,
         )  # fmt: skip
 
 
@@ -278,10 +277,7 @@ def score_file(
             str(source), Path(output), factories[0], chunk_size, skip_invalid, identity,
             workers if workers > 1 else None, gpus,
         )  # fmt: skip
-    return score_table(
-        None, Path(source), Path(output), chunk_size, skip_invalid, progress=progress, workers=factories,
-        identity=identity,
-    )  # fmt: skip
+    return score_table(factories, Path(source), Path(output), chunk_size, skip_invalid, progress, identity)
 
 
 def _plain(value: object) -> object:

@@ -9,7 +9,7 @@ import pytest
 import plausibility
 from plausibility.cli import main
 from plausibility.errors import DataFormatError, PlausibilityError
-from plausibility.query.batch import score_table, score_triples
+from plausibility.query.batch import TripleColumns, score_table, score_triples
 from plausibility.query.triple_files import InvalidLine
 from plausibility.scorers.registry import build_scorer
 from plausibility.triple import Triple
@@ -31,7 +31,7 @@ def test_batch_scores_equal_single_scores_and_keep_order_and_columns(tmp_path: P
     source = _table(
         tmp_path, "id\tsubject\tverb\tobject\nb\tperson\teat\tapple\na\tdog\teat\tbone\nc\tzebra\tfly\tkite\n"
     )
-    result = score_table(scorer, source, tmp_path / "out.parquet", batch_size=2, progress=False)
+    result = score_table(TripleColumns(scorer), source, tmp_path / "out.parquet", batch_size=2, progress=False)
     scored = pd.read_parquet(result.output)
     assert scored["id"].tolist() == ["b", "a", "c"]
     assert list(scored.columns) == ["subject", "verb", "object", "id", "score", "probability"]
@@ -48,13 +48,15 @@ def test_invalid_lines_stop_the_run_with_nothing_written(tmp_path: Path, ngram_s
     with pytest.raises(
         DataFormatError, match=r"2 lines are not triples: line 2: expected 3 columns, got 1; line 3: empty"
     ):
-        score_table(build_scorer(ngram_spec), source, output, progress=False)
+        score_table(TripleColumns(build_scorer(ngram_spec)), source, output, progress=False)
     assert not output.exists()
 
 
 def test_skip_invalid_scores_the_rest_and_reports_line_numbers(tmp_path: Path, ngram_spec: str) -> None:
     source = _table(tmp_path, "person\teat\tapple\nbroken line\ndog\teat\tbone\n")
-    result = score_table(build_scorer(ngram_spec), source, tmp_path / "out.csv", skip_invalid=True, progress=False)
+    result = score_table(
+        TripleColumns(build_scorer(ngram_spec)), source, tmp_path / "out.csv", skip_invalid=True, progress=False
+    )
     assert result.rows == 2
     assert result.skipped == [InvalidLine(2, "expected 3 columns, got 1")]
     assert pd.read_csv(result.output)["subject"].tolist() == ["person", "dog"]
@@ -71,7 +73,7 @@ def test_a_first_chunk_of_skipped_rows_leaves_every_column_to_the_scored_ones(
     scorer = build_scorer(ngram_spec)
     flags = coverage_flags(scorer)
     output = tmp_path / f"out{suffix}"
-    score_table(scorer, source, output, 1, True, [flags], progress=False, lemmas=QueryLemmas(flags.hierarchy))
+    score_table(TripleColumns(scorer, QueryLemmas(flags.hierarchy), [flags]), source, output, 1, True, progress=False)
     readers = {".tsv": lambda p: pd.read_csv(p, sep="\t"), ".csv": pd.read_csv, ".parquet": pd.read_parquet}
     scored = readers.get(suffix, lambda p: pd.read_json(p, lines=True))(output)
     assert list(scored.columns) == [
@@ -101,7 +103,7 @@ def test_interrupted_run_leaves_no_output(tmp_path: Path, ngram_spec: str) -> No
 
     source = _table(tmp_path, "".join(f"person\teat\tapple{i}\n" for i in range(10)))
     with pytest.raises(KeyboardInterrupt):
-        score_table(Interrupting(), source, tmp_path / "out.jsonl", batch_size=3, progress=False)
+        score_table(TripleColumns(Interrupting()), source, tmp_path / "out.jsonl", batch_size=3, progress=False)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.tsv"]
 
 
@@ -140,7 +142,9 @@ def test_an_input_without_triples_is_an_error_and_writes_nothing(
 ) -> None:
     source = _table(tmp_path, text)
     with pytest.raises(DataFormatError) as error:
-        score_table(build_scorer(ngram_spec), source, tmp_path / "out.tsv", skip_invalid=skip, progress=False)
+        score_table(
+            TripleColumns(build_scorer(ngram_spec)), source, tmp_path / "out.tsv", skip_invalid=skip, progress=False
+        )
     assert str(error.value) == f"{source}: {message}"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.tsv"]
 
@@ -173,7 +177,7 @@ def test_cli_words_follow_the_same_rule_as_file_fields(
     )
     source = _table(tmp_path, "\t".join(words) + "\n")
     with pytest.raises(DataFormatError, match=f"line 1: {message}"):
-        score_table(build_scorer(ngram_spec), source, tmp_path / "out.tsv", progress=False)
+        score_table(TripleColumns(build_scorer(ngram_spec)), source, tmp_path / "out.tsv", progress=False)
 
 
 def test_cli_output_that_is_a_folder_is_one_line(
@@ -265,11 +269,13 @@ def test_a_control_or_invisible_character_in_a_word_is_refused_at_every_door(
     nul = "subject 'per\\x00son' holds the character U+0000 (a control character), which no word holds"
     joiner = "verb 'eat\\u200dx' holds the character U+200D (ZERO WIDTH JOINER), which no word holds"
     with pytest.raises(DataFormatError) as error:
-        score_table(build_scorer(ngram_spec), source, tmp_path / "out.tsv", progress=False)
+        score_table(TripleColumns(build_scorer(ngram_spec)), source, tmp_path / "out.tsv", progress=False)
     assert str(error.value) == (
         f"{source}: 2 lines are not triples: line 1: {nul}; line 3: {joiner}; fix them or pass --skip-invalid"
     )
-    result = score_table(build_scorer(ngram_spec), source, tmp_path / "out.tsv", skip_invalid=True, progress=False)
+    result = score_table(
+        TripleColumns(build_scorer(ngram_spec)), source, tmp_path / "out.tsv", skip_invalid=True, progress=False
+    )
     assert [line.line for line in result.skipped] == [1, 3]
     assert pd.read_csv(tmp_path / "out.tsv", sep="\t")["subject"].tolist() == ["dog"]  # no NUL written back
     # the command line: one line, exit 1, before any model loads

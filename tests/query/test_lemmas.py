@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from plausibility.cli import main
-from plausibility.query.batch import score_table, score_triples
+from plausibility.query.batch import TripleColumns, score_table, score_triples
 from plausibility.query.coverage import coverage_flags
 from plausibility.query.lemmas import QueryLemmas, verb_lemma
 from plausibility.scorers.registry import build_scorer
@@ -83,7 +83,7 @@ def test_a_table_is_scored_as_its_lemmas_and_flagged_on_them(ngram_spec: str, tm
 def test_score_table_without_lemmas_scores_the_words_as_given(ngram_spec: str, tmp_path: Path) -> None:
     source = tmp_path / "in.csv"
     source.write_text("subject,verb,object\npersons,eat,bread\n")
-    score_table(build_scorer(ngram_spec), source, tmp_path / "out.csv", progress=False)
+    score_table(TripleColumns(build_scorer(ngram_spec)), source, tmp_path / "out.csv", progress=False)
     scored = pd.read_csv(tmp_path / "out.csv")
     expected = build_scorer(ngram_spec).score([Triple("persons", "eat", "bread")])
     assert scored["score"].tolist() == pytest.approx(expected.tolist())

@@ -101,30 +101,27 @@ CHUNKS_PER_WAVE = 4
 
 
 def score_table(
-    scorer: TripleScorer | None,
+    scoring: TripleColumns | Sequence[Factory],
     source: Path,
     output: Path,
     batch_size: int = 4096,
     skip_invalid: bool = False,
-    annotators: Sequence[Annotator] = (),
     progress: bool = True,
-    lemmas: QueryLemmas | None = None,
-    workers: Sequence[Factory] = (),
     identity: Mapping[str, object] | None = None,
     memory: int = 1_000_000,
 ) -> BatchResult:
     """Score every triple of `source` into `output`, keeping order and extra columns.
 
-    Output adds the columns of `TripleColumns`. Each distinct triple is scored once per run (the last
-    `memory` of them are remembered across chunks). Invalid rows stop the run before anything is written,
-    unless `skip_invalid`.
+    `scoring` is what a chunk's rows get: the `TripleColumns` to score with in this process, or one picklable
+    factory per worker process, each building its own, so that chunks are scored in parallel. Each
+    distinct triple is scored once per run (the last `memory` of them are remembered across chunks). Invalid
+    rows stop the run before anything is written, unless `skip_invalid`.
 
     `output` is a table file (any table format), written whole or not at all; or a folder (a path with no
     suffix), which receives a Parquet part per chunk of `batch_size` rows and a manifest:
     rerun the same command after an interruption and it goes on from the last finished part, with the
-    table it ends with equal, row for row, to an uninterrupted run's. With `workers` (one picklable factory
-    per worker process, each building its own `TripleColumns`), chunks are scored in parallel; without, by
-    `scorer` here. `identity` (the model and options) is what a resumed folder must have been written with.
+    table it ends with equal, row for row, to an uninterrupted run's. `identity` (the model and options) is
+    what a resumed folder must have been written with.
     """
     if source.resolve() == output.resolve():
         raise DataFormatError(f"{output}: output would overwrite the input; choose another --output path")
@@ -136,9 +133,7 @@ def score_table(
         if sharded
         else TableWriter(output)
     )
-    if scorer is None and not workers:
-        raise ValueError("score_table needs a scorer or worker factories")
-    pool = WorkerPool(workers) if workers else InlinePool(TripleColumns(scorer, lemmas, annotators))  # type: ignore[arg-type]
+    pool = InlinePool(scoring) if isinstance(scoring, TripleColumns) else WorkerPool(scoring)
     rows = 0
     with writer, pool, progress_bar("scoring", None, "triples", wanted=progress) as advance:
         chunks = enumerate(read_triple_chunks(source, batch_size))
