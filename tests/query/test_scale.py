@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from plausibility.api import load_scorer, score_file
 from plausibility.cli import main
 from plausibility.errors import OutputPathError
 from plausibility.query.batch import TripleColumns, score_table, score_triples
@@ -102,6 +103,19 @@ def test_a_folder_of_another_run_is_refused(tmp_path: Path, source: Path, ngram_
             progress=False,
             identity={"model": "b"},
         )
+
+
+def test_the_api_with_one_worker_scores_in_this_process(
+    tmp_path: Path, source: Path, ngram_spec: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    here = load_scorer(ngram_spec).score_file(source, tmp_path / "here.parquet", batch_size=2).output
+
+    def no_process(*args: object) -> None:
+        raise AssertionError("one worker started a process")
+
+    monkeypatch.setattr("plausibility.workers.WorkerPool", no_process)
+    one = score_file(source, tmp_path / "one.parquet", ngram_spec, workers=1, chunk_size=2).output
+    pd.testing.assert_frame_equal(pd.read_parquet(one), pd.read_parquet(here))
 
 
 @pytest.mark.slow

@@ -17,7 +17,7 @@ from plausibility.query.scored_memo import ScoredMemo
 from plausibility.query.triple_files import InvalidLine, TableWriter, read_triple_chunks
 from plausibility.scorers.protocol import TripleScorer
 from plausibility.triple import Triple
-from plausibility.workers import Factory, InlinePool, WorkerPool
+from plausibility.workers import Factory, InlinePool, pool_of
 
 # Extra output columns for a chunk of triples, e.g. coverage flags or the abstraction that explains a score.
 Annotator = Callable[[Sequence[Triple]], dict[str, list[object]]]
@@ -113,9 +113,9 @@ def score_table(
     """Score every triple of `source` into `output`, keeping order and extra columns.
 
     `scoring` is what a chunk's rows get: the `TripleColumns` to score with in this process, or one picklable
-    factory per worker process, each building its own, so that chunks are scored in parallel. Each
-    distinct triple is scored once per run (the last `memory` of them are remembered across chunks). Invalid
-    rows stop the run before anything is written, unless `skip_invalid`.
+    factory per worker, each building its own (several: in worker processes, scoring chunks in parallel; a
+    single one: here). Each distinct triple is scored once per run (the last `memory` of them are remembered
+    across chunks). Invalid rows stop the run before anything is written, unless `skip_invalid`.
 
     `output` is a table file (any table format), written whole or not at all; or a folder (a path with no
     suffix), which receives a Parquet part per chunk of `batch_size` rows and a manifest:
@@ -133,7 +133,7 @@ def score_table(
         if sharded
         else TableWriter(output)
     )
-    pool = InlinePool(scoring) if isinstance(scoring, TripleColumns) else WorkerPool(scoring)
+    pool = InlinePool(scoring) if isinstance(scoring, TripleColumns) else pool_of(scoring)
     rows = 0
     with writer, pool, progress_bar("scoring", None, "triples", wanted=progress) as advance:
         chunks = enumerate(read_triple_chunks(source, batch_size))
