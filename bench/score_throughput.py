@@ -13,6 +13,10 @@ start is part of its wall time.
 
     .venv/bin/python bench/score_throughput.py [--triples 20000] [--models default,conceptmax,...]
         [--workers 1,2] [--chunk-size 500] [--repeat 1] [--baseline-src /path/to/old/src] [--ray 2]
+        [--device cuda] [--dtypes float32,bfloat16]
+
+With `--dtypes`, every configuration runs once per precision (`score --dtype`), the first the baseline of the
+others: on a GPU, bf16 against fp32. Both options go to this checkout and the baseline alike.
 """
 
 import argparse
@@ -58,6 +62,8 @@ def main() -> None:
     parser.add_argument("--chunk-size", type=int, default=500, help="rows per chunk: the unit workers share out")
     parser.add_argument("--baseline-src", help="another checkout's src/ (today's path), run with this interpreter")
     parser.add_argument("--ray", type=int, metavar="N", help="also score with --engine ray and N actors")
+    parser.add_argument("--device", help="where every configuration loads its model (score --device)")
+    parser.add_argument("--dtypes", default="float32", help="comma-separated precisions to run each configuration in")
     args = parser.parse_args()
     command = [sys.executable, "-m", "plausibility", "-q", "score"]
     chunks = ["--chunk-size", str(args.chunk_size)]
@@ -72,18 +78,21 @@ def main() -> None:
             f"{os.cpu_count()} CPU cores"
         )
         print(
-            f"{'model':26} {'path':10} {'workers':>7} {'wall s':>8} {'load s':>7} {'triples/s':>10} {'ratio':>6} max|Δ|"
+            f"{'model':26} {'path':10} {'workers':>7} {'dtype':>8} {'wall s':>8} {'load s':>7} {'triples/s':>10} "
+            f"{'ratio':>6} max|Δ|"
         )
         for model in args.models.split(","):
             configurations = [("baseline", args.baseline_src, 1)] if args.baseline_src else []
             configurations += [("this", None, int(n)) for n in args.workers.split(",")]
             configurations += [("ray", None, args.ray)] if args.ray else []
+            configurations = [(*c, dtype) for c in configurations for dtype in args.dtypes.split(",")]
             first_rate, first_scores = None, None
-            for label, source, workers in configurations:
+            for label, source, workers, dtype in configurations:
                 named = [] if model == "default" else ["--model", model]  # each checkout's own default
+                named += ["--dtype", dtype, *(["--device", args.device] if args.device else [])]
                 load = timed([*command, "person", "breathe", "air", *named], source)
                 ray = label == "ray"
-                output = Path(folder) / (f"ray-{model}" if ray else f"{label}-{workers}.parquet")
+                output = Path(folder) / (f"ray-{model}-{dtype}" if ray else f"{label}-{workers}-{dtype}.parquet")
                 source_table = Path(folder) / "triples.parquet" if ray else table
                 extra = ["--workers", str(workers)] if workers > 1 or ray else []
                 extra += ["--engine", "ray"] if ray else []
@@ -95,7 +104,7 @@ def main() -> None:
                 first_scores = scores if first_scores is None else first_scores
                 gap = float(np.abs(scores - first_scores).max())
                 figures = f"{wall:8.1f} {load:7.1f} {rate:10.1f} {rate / first_rate:5.2f}x {gap:.1e}"
-                print(f"{model:26} {label:10} {workers:7} {figures}", flush=True)
+                print(f"{model:26} {label:10} {workers:7} {dtype:>8} {figures}", flush=True)
 
 
 if __name__ == "__main__":
