@@ -134,7 +134,8 @@ def _wait_for(condition: Callable[[], bool], process: subprocess.Popen, seconds:
 def test_a_signal_part_way_through_scoring_a_file_leaves_no_partial(
     tmp_path: Path, sent: signal.Signals, code: int, word: str
 ) -> None:
-    source = _big_table(tmp_path / "in.tsv", 400_000)
+    # Its repeated triples score in a few seconds once the partial is open: enough rows that the signal comes first.
+    source = _big_table(tmp_path / "in.tsv", 2_000_000)
     output = tmp_path / "out" / "scores.tsv"
     process = _start(["score", "--input", str(source), "--output", str(output), "--model", "ngram"], tmp_path)
     _wait_for(lambda: output.parent.is_dir() and any(output.parent.iterdir()), process)  # the partial is written
