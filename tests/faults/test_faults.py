@@ -116,7 +116,13 @@ def test_a_read_only_folder_is_one_line_and_leaves_nothing(tmp_path: Path) -> No
 
 def _start(arguments: list[str], cwd: Path) -> subprocess.Popen:
     return subprocess.Popen(
-        [*PLAUSIBILITY, *arguments], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [*PLAUSIBILITY, *arguments],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # A job started in the background has SIGINT ignored, and a child inherits that: give it Ctrl-C back.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
 
 
