@@ -4,7 +4,10 @@ An example is a ```console block: lines starting with `$ ` are commands (continu
 as a shell shows a here-document), run in order by bash in a fresh folder (one per block, so a block's files
 are its own), and the lines below each command are its standard output
 (standard error only where the command says `2>&1`). In the expected output, a line `...` stands for any
-number of lines and `...` inside a line for any text; trailing spaces and blank lines do not count. A last
+number of lines and `...` inside a line for any text; trailing spaces and blank lines do not count. A figure
+printed to k >= 2 decimals matches one printed to the same k decimals within one unit of its last place: float32
+sums move with the machine's kernels and thread count, and a figure that sits on a rounding boundary can print
+one unit apart on another machine (versions and counts, with fewer decimals, match exactly). A last
 line `(exit N)` expects that exit code instead of 0. A block preceded by `<!-- not run: REASON -->` is not run (a GPU, a
 cluster, an install); `tests/test_docs_examples.py::test_the_examples_not_run_are_few_and_say_why` lists them.
 
@@ -74,8 +77,35 @@ def _matches(expected: list[str], actual: list[str]) -> bool:
         return any(_matches(rest, actual[i:]) for i in range(len(actual) + 1))
     if not actual:
         return False
-    pattern = ".*".join(re.escape(part) for part in head.split("..."))
-    return re.fullmatch(pattern, actual[0]) is not None and _matches(rest, actual[1:])
+    return _line_matches(head, actual[0]) and _matches(rest, actual[1:])
+
+
+# A figure printed to two or more decimals (not part of a version such as 0.2.0 or an address).
+_FIGURE = re.compile(r"(?<![\w.])-?\d+(?:,\d{3})*\.(\d{2,})(?![\w]|\.\d)")
+
+
+def _line_matches(expected: str, actual: str) -> bool:
+    """One line: `...` stands for any text, and each figure of k >= 2 decimals for a figure of k decimals within
+    one unit of its last place (the module docstring says why)."""
+    pattern, figures = [], []
+    for index, part in enumerate(expected.split("...")):
+        if index:
+            pattern.append(".*")
+        last = 0
+        for found in _FIGURE.finditer(part):
+            pattern.append(re.escape(part[last : found.start()]))
+            pattern.append(r"(-?\d+(?:,\d{3})*\.\d{" + str(len(found.group(1))) + "})")
+            figures.append(found.group(0))
+            last = found.end()
+        pattern.append(re.escape(part[last:]))
+    match = re.fullmatch("".join(pattern), actual)
+    if match is None:
+        return False
+    for printed, written in zip(match.groups(), figures, strict=True):
+        unit = 10.0 ** -len(written.split(".")[1])
+        if abs(float(printed.replace(",", "")) - float(written.replace(",", ""))) > unit * 1.000001:
+            return False
+    return True
 
 
 def _environment() -> dict[str, str]:
@@ -94,7 +124,16 @@ EXAMPLES = _examples()
 
 @pytest.mark.slow
 @pytest.mark.integration
-@pytest.mark.parametrize("example", [e for e in EXAMPLES if e.skipped is None], ids=lambda e: e.name)
+@pytest.mark.parametrize(
+    "example",
+    # The README's figures are the first a user compares: they run again on one thread (the `numeric` lane).
+    [
+        pytest.param(e, marks=[pytest.mark.numeric] if e.page.name == "README.md" else [])
+        for e in EXAMPLES
+        if e.skipped is None
+    ],
+    ids=lambda e: e.name,
+)
 def test_each_example_prints_what_its_page_says(
     example: Example, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
@@ -150,3 +189,13 @@ def test_the_matcher_reads_ellipses_as_the_pages_mean_them() -> None:
     assert _matches(["a", "...", "d"], ["a", "b", "c", "d"]) and _matches(["a", "...", "b"], ["a", "b"])
     assert _matches(["score ... s"], ["score 0.25 s"]) and not _matches(["score ... s"], ["scores 0.25"])
     assert not _matches(["a"], ["a", "b"]) and not _matches(["a", "b"], ["a"])
+
+
+def test_a_figure_matches_within_one_unit_of_its_last_printed_place() -> None:
+    assert _matches(["  0.4735  person breathe helium"], ["  0.4734  person breathe helium"])
+    assert _matches(["p 0.4735"], ["p 0.4736"]) and _matches(["auc 0.701 [0.67, 0.73]"], ["auc 0.700 [0.68, 0.73]"])
+    assert not _matches(["p 0.4735"], ["p 0.4737"]) and not _matches(["p 0.4735"], ["p 0.473"])
+    assert not _matches(["p 0.4735"], ["p 0.47350"]) and not _matches(["n 1,234.50"], ["n 1,234.52"])
+    # versions and one-decimal figures stay exact; a figure inside `...` text is free
+    assert not _matches(["default 1.0"], ["default 1.1"]) and not _matches(["v 0.2.0"], ["v 0.2.1"])
+    assert _matches(["took ... s, p 0.25"], ["took 1.93 s, p 0.26"])

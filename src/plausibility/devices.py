@@ -73,7 +73,7 @@ class LoadOptions:
         dtype: the precision of the model's weights and activations (log-probabilities are still summed in
             float32 or wider).
         batch_size: sequences (or triples) per forward pass; None keeps each scorer's own (a language model:
-            32; a trained model: the `eval_batch_size` it was saved with). Scores do not depend on it.
+            32; a trained model: the `eval_batch_size` it was saved with). Scores move with it only by float rounding.
     """
 
     device: str | None = None

@@ -6,6 +6,8 @@ from plausibility.errors import DataFormatError, UnknownNameError
 from plausibility.lm.causal import CausalLMScorer
 from plausibility.lm.protocol import LanguageModelScorer
 
+pytestmark = pytest.mark.numeric  # per-token float32 values compared across batches
+
 CONTEXTS = [
     "John owns a dog but Mark doesn't own a dog.",
     "John owns a dog but Mark doesn't own a dog.",
@@ -177,3 +179,21 @@ def test_texts_that_begin_alike_run_their_start_once_and_agree_with_the_plain_fo
     for text, values in zip(texts, scorer.token_logprobs(texts), strict=True):
         expected = direct_logprobs(scorer.model, [tokenizer.bos_token_id, *tokenizer(text).input_ids])
         np.testing.assert_allclose(values, expected, atol=1e-4)
+
+
+
+@pytest.mark.integration
+def test_a_text_given_twice_gets_equal_values_whatever_batch_each_would_fall_in() -> None:
+    # The offline LM, as the tiny ones are too small for padding to move their float32 sums.
+    scorer = CausalLMScorer(device="cpu", batch_size=2)
+    twice = "The dog is very cute."
+    # Sorted by length, one copy would share a batch with the short text, the other with the long one: padded
+    # to different widths, their float32 sums differ in the last bits (by ~3e-5 in a logit here). Run once,
+    # they are equal exactly.
+    texts = ["A bird.", twice, twice, "A bird flies over the house and the children watch the bird."]
+    first, second = scorer.token_logprobs(texts)[1:3]
+    assert first.tolist() == second.tolist()
+    contexts = ["A cat.", "The cat catches the mouse.", "A dog.", "The cat catches the mouse."]
+    continuations = ["It sleeps.", twice, "It ran away from the house and the children watched it go.", twice]
+    scores = scorer.conditional_logprob(contexts, continuations)
+    assert scores[1] == scores[3]

@@ -9,6 +9,8 @@ from plausibility.errors import DataFormatError, ResourceMissingError, UnknownNa
 from plausibility.lm.masked import MaskedLMScorer
 from plausibility.lm.protocol import LanguageModelScorer
 
+pytestmark = pytest.mark.numeric  # per-token float32 values compared across batches
+
 CONTEXTS = ["John owns a dog but Mark doesn't own a dog.", "John owns a dog but Mark doesn't own a dog.", "", "A bird."]
 CONTINUATIONS = ["The dog is very cute.", "It's not a big deal.", "The cat catches the mouse.", "The bird flies."]
 

@@ -180,6 +180,7 @@ def test_pairs_options_that_do_not_go_together_are_refused(
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.numeric
 def test_two_workers_write_the_report_one_process_writes(tmp_path: Path, lm_folders: dict[str, Path]):
     causal, masked = str(lm_folders["causal"]), str(lm_folders["masked"])
     argv = ["pairs", "blimp", "--limit", "4", "--lm", f"{causal},{masked}"]  # 536 texts: two chunks of 512

@@ -118,6 +118,7 @@ def test_the_api_with_one_worker_scores_in_this_process(
     pd.testing.assert_frame_equal(pd.read_parquet(one), pd.read_parquet(here))
 
 
+@pytest.mark.numeric
 @pytest.mark.slow
 def test_two_workers_write_the_table_one_process_writes(tmp_path: Path, source: Path, ngram_spec: str) -> None:
     common = ["score", "--input", str(source), "--model", ngram_spec, "--chunk-size", "2"]

@@ -295,6 +295,7 @@ def test_serve_refuses_a_port_in_use_in_one_line(capsys: pytest.CaptureFixture[s
     )
 
 
+@pytest.mark.numeric
 @pytest.mark.slow
 @pytest.mark.integration
 def test_the_default_model_answers_as_score_json_and_shows_its_card(capsys: pytest.CaptureFixture[str]) -> None:
@@ -305,6 +306,7 @@ def test_the_default_model_answers_as_score_json_and_shows_its_card(capsys: pyte
     assert default["name"] == "default" and default["card"]["version"] == "1.0"
     assert set(default["card"]["test_auc"]) == {"pep3k", "20q"}
     assert alone == [_printed(capsys, "score", *event, "--json") for event in EVENTS[:2]]
-    # A language model pads a batch: scored beside another event, a score may move in its seventh digit, as it
-    # does between `score S V O` and `score --input`.
-    assert [r["probability"] for r in together] == pytest.approx([r["probability"] for r in alone], abs=1e-6)
+    # Scored beside another event, the LM's batch is padded and multiplied by other kernels: float32 rounding moves
+    # a probability by up to ~1e-6 (at most 9e-7 over 200 Pep-3k events on one and two threads, bench/batch_noise.py),
+    # so allow ten times that, as docs/serve.md says.
+    assert [r["probability"] for r in together] == pytest.approx([r["probability"] for r in alone], abs=1e-5)

@@ -215,7 +215,7 @@ class CausalLMScorer(TokenScorer):
 
     # --- the compute core -----------------------------------------------------------------------------
 
-    def _measure(self, requests: Sequence[_Request], measure: Measure) -> list[np.ndarray]:
+    def _measure_distinct(self, requests: Sequence[_Request], measure: Measure) -> list[np.ndarray]:
         """`measure` at each request's scored tokens, one array per request, in input order.
 
         A prefix is worth running once for several requests only when it is longer than the start token

@@ -192,7 +192,7 @@ class MaskedLMScorer(TokenScorer):
 
     # --- the compute core -----------------------------------------------------------------------------
 
-    def _measure(self, requests: Sequence[_Request], measure: Measure) -> list[np.ndarray]:
+    def _measure_distinct(self, requests: Sequence[_Request], measure: Measure) -> list[np.ndarray]:
         """`measure` at each request's scored tokens with its masked positions masked, input order."""
         order = sorted(range(len(requests)), key=lambda i: len(requests[i].ids))
         results: list[np.ndarray] = [np.empty(0)] * len(requests)

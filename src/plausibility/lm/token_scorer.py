@@ -1,7 +1,7 @@
 """What the causal and masked scorers share: a model held for scoring, and texts scored from per-token values."""
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Self
 
 import numpy as np
@@ -9,6 +9,7 @@ import torch
 
 from plausibility.devices import DType, resolve_device, resolve_dtype
 from plausibility.errors import DataFormatError
+from plausibility.lm.measures import Measure
 from plausibility.lm.minicons_api import MiniconsNames
 from plausibility.lm.protocol import Reduction
 from plausibility.lm.reduction import check_reduction, reduce_logprobs
@@ -71,6 +72,24 @@ class TokenScorer(MiniconsNames, ABC):
     @abstractmethod
     def _setup(self) -> None:
         """What this kind of scorer needs of its model and tokenizer, checked once both are held."""
+
+    def _measure(self, requests: Sequence[Hashable], measure: Measure) -> list[np.ndarray]:
+        """`measure` at each request's scored tokens, one array per request, in input order; each distinct request
+        (its token ids and what is scored) runs once.
+
+        Texts that tokenise alike (two spellings of one token sequence, a minimal pair whose words are all
+        unknown to the vocabulary) therefore get equal values: a tie stays a tie, whatever batch each would have
+        fallen in, instead of being broken by the float rounding of batches padded differently.
+        """
+        distinct = list(dict.fromkeys(requests))
+        if len(distinct) == len(requests):
+            return self._measure_distinct(requests, measure)
+        values = dict(zip(distinct, self._measure_distinct(distinct, measure), strict=True))
+        return [values[request].copy() for request in requests]
+
+    @abstractmethod
+    def _measure_distinct(self, requests: Sequence, measure: Measure) -> list[np.ndarray]:
+        """`_measure` over requests that are all distinct."""
 
     @abstractmethod
     def token_logprobs(self, texts: Sequence[str]) -> list[np.ndarray]:
