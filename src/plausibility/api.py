@@ -208,9 +208,18 @@ class _WorkerScore:
     device: str | None
     dtype: DType | None
     batch_size: int | None
+    with_probability: bool = False
 
     def __call__(self) -> Callable[[Sequence[Triple]], np.ndarray]:
-        return load_scorer(self.spec, device=self.device, dtype=self.dtype, batch_size=self.batch_size).scorer.score
+        scorer = load_scorer(self.spec, device=self.device, dtype=self.dtype, batch_size=self.batch_size).scorer
+        if not self.with_probability:
+            return scorer.score
+
+        def score_and_probability(triples: Sequence[Triple]) -> np.ndarray:
+            scores = np.asarray(scorer.score(triples), dtype=np.float64)
+            return np.column_stack([scores, scorer.to_probability(scores)])  # (n, 2)
+
+        return score_and_probability
 
 
 @contextmanager
@@ -222,17 +231,22 @@ def scoring_pool(
     devices: int | None = None,
     dtype: DType | None = None,
     batch_size: int | None = None,
+    with_probability: bool = False,
 ) -> Iterator[Callable[[Sequence[Sequence[Triple]]], list[np.ndarray]]]:
     """A function that scores units of triples with a SPEC, each unit in one call to its `score`, results in order:
     in this process with one worker, else on `workers` processes (or one per GPU with `device="cuda"` and
-    `devices=N`) that each load the model once, for as long as the `with` block lasts.
+    `devices=N`) that each load the model once, for as long as the `with` block lasts. With `with_probability`,
+    each unit's result is `(n, 2)`: the scores and their probabilities.
 
     A unit is scored alike wherever it goes, so the scores are those of one process, up to the float rounding
     of the cores each worker is given.
     """
     spec = spec or DEFAULT_MODEL
     parse_spec(spec)  # a bad SPEC fails here, in one line, before any worker starts
-    factories = [_WorkerScore(spec, place, dtype, batch_size) for place in worker_devices(workers, device, devices)]
+    factories = [
+        _WorkerScore(spec, place, dtype, batch_size, with_probability)
+        for place in worker_devices(workers, device, devices)
+    ]
     with pool_of(factories) as pool:
         yield lambda units: [np.asarray(scores, dtype=np.float64) for scores in pool.map([list(u) for u in units])]
 

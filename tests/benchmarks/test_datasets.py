@@ -54,3 +54,44 @@ def test_empty_file_and_missing_file(tmp_path: Path) -> None:
 def test_unknown_dataset_lists_known_names() -> None:
     with pytest.raises(UnknownNameError, match="unknown dataset 'pep4k'; known: 20q, pep3k"):
         load_plausibility_set("pep4k", "test")
+
+
+def test_pap_is_read_as_lemmas_with_its_three_judgements_by_abstractness() -> None:
+    from plausibility.benchmarks.registry import named_set
+
+    pap = named_set("pap", "test")
+    assert len(pap.table) == 1733 and pap.kinds == ("label", "rating", "agreed_label")
+    assert pap.by == ("abstractness_combination",) and pap.table["abstractness_combination"].nunique() == 27
+    first = pap.table.iloc[0]
+    assert (first["subject"], first["verb"], first["object"], first["event"]) == (
+        "ability",
+        "mean",
+        "mobility",
+        "ability means mobility",
+    )
+    assert (first["label"], first["rating"], first["agreed_label"]) == (1, 4.3, 1)  # ratings 2,5,4,5,5,2,5,5,5,5
+    assert pap.table["label"].sum() == 862 and pap.table["agreed_label"].isna().sum() == 745  # PAP's own counts
+    with pytest.raises(UnknownNameError, match="split of pap"):
+        named_set("pap", "valid")  # a test set only: nothing is chosen on it
+
+
+@pytest.mark.parametrize("split", ["valid", "test"])
+def test_the_plain_halves_are_balanced_by_kind(split: str) -> None:
+    from plausibility.benchmarks.registry import named_set
+
+    plain = named_set("plain", split)
+    table = plain.table
+    assert len(table) == 160 and table["label"].sum() == 80 and plain.accuracy and plain.by == ("kind",)
+    kinds = table.groupby("kind")["label"].agg(["count", "mean"])
+    assert kinds.to_dict("index") == {
+        "animacy": {"count": 25, "mean": 0.0},
+        "atypical": {"count": 35, "mean": 1.0},
+        "instrument_material": {"count": 17, "mean": 0.0},
+        "physical": {"count": 18, "mean": 0.0},
+        "role_reversal": {"count": 20, "mean": 0.0},
+        "typical": {"count": 45, "mean": 1.0},
+    }
+    reversed_pairs = table[table["reversal_of"] != ""].groupby("reversal_of")
+    for _, pair in reversed_pairs:  # each reversal beside the event it reverses
+        assert len(pair) == 2 and sorted(pair["label"]) == [0, 1]
+        assert pair.iloc[0][["subject", "object"]].tolist() == pair.iloc[1][["object", "subject"]].tolist()

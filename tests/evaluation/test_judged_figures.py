@@ -164,3 +164,36 @@ def test_evaluate_refuses_worker_options_that_do_not_go_together(
     assert main(["evaluate", "--model", "ngram", *options, "--output", str(tmp_path / "o")]) == 2
     assert capsys.readouterr().err == f"plausibility evaluate: error: {message}\n"
     assert not (tmp_path / "o").exists()
+
+
+def test_agreed_labels_leave_out_and_count_the_events_annotators_did_not_agree_on(tmp_path: Path) -> None:
+    table = tmp_path / "agreed.tsv"
+    rows = ["person eat apple 1 1", "dog eat bone 1 ", "stone eat apple 0 0", "child drink stone 0 1"]
+    lines = ["subject\tverb\tobject\tlabel\tagreed_label", *("\t".join(row.split(" ")) for row in rows)]
+    table.write_text("\n".join(lines) + "\n")
+    figures = _figures(table)
+    # built labels: plausible 3, 1 against implausible 2, 0: 3 of 4 pairs; agreed: 3 and 0 plausible, 2 not
+    assert figures[("all", "auc")].value == pytest.approx(3 / 4)
+    assert figures[("all", "auc_agreed")].value == pytest.approx(1 / 2) and figures[("all", "auc_agreed")].n == 3
+    unsure = figures[("all", "unsure")]
+    assert (unsure.value, unsure.n) == (1 / 4, 4) and unsure.low != unsure.low  # no interval: a count, not a score
+
+
+def test_accuracy_at_half_counts_the_probabilities_on_the_labels_side(tmp_path: Path) -> None:
+    from plausibility.benchmarks.judged_set import JudgedSet
+
+    judged = read_judged_set(_labelled(tmp_path))
+    judged = JudgedSet(judged.name, judged.split, judged.table, judged.kinds, ("relation",), accuracy=True)
+    probabilities = np.array([0.9, 0.4, 0.6, 0.7, 0.5, 0.1])  # labels 1 1 0 1 0 0: right, wrong, wrong, right x3
+    figures = {(f.group, f.figure): f for f in judged_figures(judged, probabilities, (), 0, probabilities)}
+    assert figures[("all", "accuracy_at_half")].value == pytest.approx(4 / 6)
+    assert figures[("relation=food", "accuracy_at_half")].value == pytest.approx(1 / 3)  # own `by`, not asked for
+    assert ("all", "accuracy_at_half") not in {(f.group, f.figure) for f in judged_figures(judged, probabilities)}
+
+
+def _labelled(tmp_path: Path) -> Path:
+    path = tmp_path / "labelled.tsv"
+    rows = ["person eat apple 1 food", "dog eat bone 1 food", "stone eat apple 0 food", "person read book 1 thing"]
+    rows += ["book read person 0 thing", "child drink stone 0 thing"]
+    path.write_text("\n".join(["subject\tverb\tobject\tlabel\trelation", *(r.replace(" ", "\t") for r in rows)]) + "\n")
+    return path

@@ -6,7 +6,9 @@ columns; what they hold decides the figures (`kinds`):
 - `label` (0 or 1 on every row): plausible or not, so ROC-AUC;
 - `rating` (a number on every row): a graded judgement, so Spearman's and Pearson's correlations;
 - `pair` with `label`: events sharing a pair id are a typical (1) and an atypical (0) event, so the share of
-  pairs the scorer orders right (pairwise accuracy) instead of AUC.
+  pairs the scorer orders right (pairwise accuracy) instead of AUC;
+- `agreed_label` (0, 1, or empty where the annotators did not agree): AUC over the events with one, beside the
+  share without (PAP's strict-majority label).
 
 A subject or object left empty makes the row a partial event (a verb and one argument, as in selectional-
 preference sets): it is scored with the empty slot filled by each of a set of generic nouns. Every other
@@ -23,7 +25,7 @@ import pandas as pd
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.triple import word_problem
 
-Kind = Literal["label", "rating", "pairs"]
+Kind = Literal["label", "rating", "pairs", "agreed_label"]
 WORD_COLUMNS = ("subject", "verb", "object")
 _READERS = {
     ".tsv": lambda path: pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False, quoting=3),
@@ -45,12 +47,16 @@ class JudgedSet:
         table: one row per event: subject, verb, object (an empty subject or object: a partial event), the
             judgement columns, and any others (for `--by`).
         kinds: what the judgements allow, in the order figures are given.
+        by: columns whose groups always get figures of their own (a named benchmark's kinds of event).
+        accuracy: also give the accuracy of the probability's side of .5 (events a person judges at a glance).
     """
 
     name: str
     split: str
     table: pd.DataFrame
     kinds: tuple[Kind, ...]
+    by: tuple[str, ...] = ()
+    accuracy: bool = False
 
     def groups(self, by: str) -> list[tuple[str, "JudgedSet"]]:
         """The set split by the values of column `by`, in sorted order, as `(value, subset)`."""
@@ -58,7 +64,7 @@ class JudgedSet:
             known = ", ".join(c for c in self.table.columns if c not in (*WORD_COLUMNS, "label", "rating", "pair"))
             raise DataFormatError(f"{self.name}: no column {by!r} to split by; its other columns: {known or 'none'}")
         return [
-            (str(value), JudgedSet(self.name, self.split, rows.reset_index(drop=True), self.kinds))
+            (str(value), JudgedSet(self.name, self.split, rows.reset_index(drop=True), self.kinds, (), self.accuracy))
             for value, rows in self.table.groupby(self.table[by].astype(str), sort=True)
         ]
 
@@ -100,6 +106,14 @@ def _check_rating(path: Path, table: pd.DataFrame) -> None:
     if len(bad):
         raise DataFormatError(f"{path}: rating must be a number, not so in rows {_rows(bad)}")
     table["rating"] = ratings.astype(float)
+
+
+def _check_agreed_label(path: Path, table: pd.DataFrame) -> None:
+    agreed = table["agreed_label"].fillna("").astype(str).str.strip()
+    bad = (~agreed.isin(["0", "1", ""])).to_numpy().nonzero()[0] + 1
+    if len(bad):
+        raise DataFormatError(f"{path}: agreed_label must be 0, 1 or empty, not so in rows {_rows(bad)}")
+    table["agreed_label"] = pd.to_numeric(agreed.replace("", None)).astype("Int64")
 
 
 def _check_pairs(path: Path, table: pd.DataFrame) -> None:
@@ -146,6 +160,9 @@ def read_judged_set(path: Path, name: str | None = None) -> JudgedSet:
     if "rating" in table.columns:
         _check_rating(path, table)
         kinds.append("rating")
+    if "agreed_label" in table.columns:
+        _check_agreed_label(path, table)
+        kinds.append("agreed_label")
     if not kinds:
         raise DataFormatError(
             f"{path}: no judgement column; add label (0/1: AUC), rating (a number: Spearman, Pearson) or "

@@ -1,8 +1,8 @@
 """The benchmarks known by name, and the judged sets a request names: named halves, or a file used whole.
 
-Pep-3k and 20Q come in a valid and a test half each: choose settings on the valid halves, report the test
-halves once. A file given with `--data` is used whole (split `all`): it is a held-out benchmark, and nothing
-should be chosen on it.
+Pep-3k, 20Q and the plain events come in a valid and a test half each: choose settings on the valid halves,
+report the test halves once. PAP is a test set only: nothing is ever chosen on it. A file given with `--data`
+is used whole (split `all`): it is a held-out benchmark, and nothing should be chosen on it.
 """
 
 from collections.abc import Sequence
@@ -13,15 +13,28 @@ import pandas as pd
 from plausibility.benchmarks.datasets import DATASETS, SPLITS, load_plausibility_set
 from plausibility.benchmarks.judged_set import JudgedSet, read_judged_set
 from plausibility.errors import UnknownNameError
+from plausibility.resources.paths import data_dir
 
-# Each named benchmark and its splits.
-BENCHMARKS: dict[str, tuple[str, ...]] = {name: SPLITS for name in DATASETS}
+# Each named benchmark and its splits. PAP (Eichel & Schulte im Walde 2023): 1,733 events of concrete, mixed and
+# abstract words, test only. `plain`: 320 events written for this project, of six kinds (data/evaluation/plain).
+BENCHMARKS: dict[str, tuple[str, ...]] = {**{name: SPLITS for name in DATASETS}, "pap": ("test",), "plain": SPLITS}
+# What `evaluate` measures when no benchmark is named.
+DEFAULT_BENCHMARKS: tuple[str, ...] = DATASETS
+# The columns each table-backed benchmark always gives figures by, and whether it reports accuracy at .5.
+_TABLES = {"pap": (("abstractness_combination",), False), "plain": (("kind",), True)}
 
 
 def named_set(name: str, split: str) -> JudgedSet:
-    """One split of a named benchmark as a judged set (Pep-3k and 20Q: binary labels, so AUC)."""
+    """One split of a named benchmark as a judged set (Pep-3k and 20Q: binary labels, so AUC; PAP: labels, the
+    annotators' agreed labels and ratings, by abstractness; plain: labels and accuracy at .5, by kind)."""
     if name not in BENCHMARKS:
         raise UnknownNameError("benchmark", name, tuple(BENCHMARKS))
+    if split not in BENCHMARKS[name]:
+        raise UnknownNameError(f"split of {name}", split, BENCHMARKS[name])
+    if name in _TABLES:
+        by, accuracy = _TABLES[name]
+        judged = read_judged_set(data_dir() / "evaluation" / name / f"{split}.tsv", name)
+        return JudgedSet(name, split, judged.table, judged.kinds, by, accuracy)
     events = load_plausibility_set(name, split)
     table = pd.DataFrame(
         {

@@ -17,6 +17,7 @@ from plausibility.errors import UnknownNameError
 _EPILOG = """examples:
   plausibility evaluate --model ngram --output outputs/ngram
   plausibility evaluate --model default --benchmarks pep3k --splits valid --output outputs/default-valid
+  plausibility evaluate --model default --benchmarks pap,plain --splits test --output outputs/default-pap
   plausibility evaluate --model zero-shot --data mine.tsv --by relation --output outputs/mine
   plausibility evaluate --model runs/roberta/checkpoints/last.ckpt --output runs/roberta/eval
   plausibility evaluate --model default --data big.tsv --benchmarks none --workers 2 --output outputs/big
@@ -24,7 +25,10 @@ _EPILOG = """examples:
 A --data table has subject, verb, object and: label (0/1: AUC), rating (a number: Spearman and Pearson) or
 pair and label (one typical and one atypical event per pair: pairwise accuracy). A row whose subject or
 object is empty is a partial event, scored as the mean over the --fillers in that slot. A file is used whole:
-choose nothing on it. Writes OUTPUT/metrics.json, metrics.csv and metrics.md (figures, 95% intervals, counts).
+choose nothing on it. Besides Pep-3k and 20Q: pap (test only; AUC against the built label and against the label
+annotators agreed on, with the share they did not, Spearman against the mean rating, by abstractness) and plain
+(320 everyday events; AUC and accuracy at probability .5, by kind). Writes OUTPUT/metrics.json, metrics.csv
+and metrics.md (figures, 95% intervals, counts).
 """
 
 
@@ -46,15 +50,15 @@ def _benchmarks(value: str) -> list[str]:
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    from plausibility.benchmarks.registry import BENCHMARKS
+    from plausibility.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARKS
     from plausibility.evaluation.judged_scores import DEFAULT_FILLERS
 
     parser = subparsers.add_parser(
         "evaluate",
         help="a model's figures (AUC, correlations, pairwise accuracy) on Pep-3k, 20Q and judged sets from files",
-        description="Score every event of the named benchmarks (Pep-3k and 20Q, valid and test halves) and of each "
-        "--data file with a model SPEC; print one table of figures with 95% bootstrap intervals and write it to "
-        "OUTPUT/metrics.json, metrics.csv and metrics.md.",
+        description="Score every event of the named benchmarks (Pep-3k and 20Q by default, valid and test halves) "
+        "and of each --data file with a model SPEC; print one table of figures with 95% bootstrap intervals and "
+        "write it to OUTPUT/metrics.json, metrics.csv and metrics.md.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -64,9 +68,10 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "--benchmarks",
         "--datasets",
         type=_benchmarks,
-        default=list(BENCHMARKS),
+        default=list(DEFAULT_BENCHMARKS),
         metavar="NAMES",
-        help=f"comma-separated named benchmarks (default: {','.join(BENCHMARKS)}); `none` for files only",
+        help=f"comma-separated named benchmarks of {', '.join(BENCHMARKS)} (default: {','.join(DEFAULT_BENCHMARKS)}); "
+        "`none` for files only",
     )
     parser.add_argument(
         "--splits", type=_choices("split", SPLITS), default=list(SPLITS), help="their halves (default: valid,test)"
@@ -115,13 +120,14 @@ def run(args: argparse.Namespace) -> int:
             )
             logging.getLogger(__name__).info("%s: %d events, read as %s", judged.name, len(judged.table), kinds)
     pooled = len(worker_devices(args.workers, args.device, args.devices)) > 1  # as scoring_pool decides
-    with scoring_pool(args.model, workers=args.workers, devices=args.devices, **load_options(args)) as score_units:
-        scores = score_judged_sets(score_units, sets, args.fillers, UNIT_TRIPLES if pooled else None)
-    scored = list(zip(sets, scores, strict=True))
+    options = {"workers": args.workers, "devices": args.devices, **load_options(args)}
+    with scoring_pool(args.model, with_probability=True, **options) as score_units:
+        values = score_judged_sets(score_units, sets, args.fillers, UNIT_TRIPLES if pooled else None)
+    scored = [(judged, both[:, 0]) for judged, both in zip(sets, values, strict=True)]
     figures = [
         f
-        for judged, scores in scored
-        for f in judged_figures(judged, scores, args.by if judged.split == "all" else (), args.seed)
+        for judged, both in zip(sets, values, strict=True)
+        for f in judged_figures(judged, both[:, 0], args.by if judged.split == "all" else (), args.seed, both[:, 1])
     ]
     about = {
         "plausibility_version": __version__,

@@ -1,5 +1,6 @@
 """The figures of a scored judged set, each with a bootstrap interval: AUC against binary labels, Spearman and
-Pearson against ratings, and pairwise accuracy of typical against atypical events (ties count one half)."""
+Pearson against ratings, pairwise accuracy of typical against atypical events (ties count one half), AUC against
+the labels annotators agreed on (with the share they did not), and accuracy at probability .5."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,7 +19,8 @@ class Figure:
 
     Attributes:
         group: `all`, or `column=value` for the events of one group (`--by`).
-        figure: `auc`, `spearman`, `pearson` or `pairwise_accuracy` (higher is better for each).
+        figure: `auc`, `accuracy_at_half`, `spearman`, `pearson`, `pairwise_accuracy`, `auc_agreed` (higher is
+            better for each), or `unsure` (the share of events whose annotators agreed on no label; no interval).
         n: events pooled (pairs, for pairwise accuracy).
     """
 
@@ -52,7 +54,9 @@ def pair_outcomes(scores: np.ndarray, pairs: Sequence[str], labels: Sequence[int
     return np.array([0.5 if typical[p] == atypical[p] else float(typical[p] > atypical[p]) for p in both])
 
 
-def _figures(judged: JudgedSet, scores: np.ndarray, group: str, seed: int) -> list[Figure]:
+def _figures(
+    judged: JudgedSet, scores: np.ndarray, probabilities: np.ndarray | None, group: str, seed: int
+) -> list[Figure]:
     table = judged.table
     rng = np.random.default_rng(seed)
     found: list[tuple[str, Interval, int]] = []
@@ -62,6 +66,17 @@ def _figures(judged: JudgedSet, scores: np.ndarray, group: str, seed: int) -> li
             if len(set(labels.tolist())) == 2:  # a group of one class has no AUC
                 interval = auc_interval(labels, scores, rng)
                 found.append(("auc", Interval(interval.estimate, interval.low, interval.high), len(labels)))
+            if judged.accuracy and probabilities is not None:
+                right = ((probabilities > 0.5) == (labels == 1)).astype(np.float64)
+                found.append(("accuracy_at_half", mean_interval(right, rng), len(labels)))
+        elif kind == "agreed_label":
+            agreed = table["agreed_label"]
+            known = agreed.notna().to_numpy()
+            labels = agreed[known].to_numpy(dtype=np.int64)
+            if len(set(labels.tolist())) == 2:
+                interval = auc_interval(labels, scores[known], rng)
+                found.append(("auc_agreed", Interval(interval.estimate, interval.low, interval.high), len(labels)))
+            found.append(("unsure", Interval(float(1 - known.mean()), float("nan"), float("nan")), len(known)))
         elif kind == "pairs":
             outcomes = pair_outcomes(scores, table["pair"].tolist(), table["label"].tolist())
             found.append(("pairwise_accuracy", mean_interval(outcomes, rng), len(outcomes)))
@@ -75,14 +90,23 @@ def _figures(judged: JudgedSet, scores: np.ndarray, group: str, seed: int) -> li
     ]
 
 
-def judged_figures(judged: JudgedSet, scores: np.ndarray, by: Sequence[str] = (), seed: int = 0) -> list[Figure]:
-    """Every figure the set's judgements allow, over all its events and then per group of each `by` column it has.
+def judged_figures(
+    judged: JudgedSet,
+    scores: np.ndarray,
+    by: Sequence[str] = (),
+    seed: int = 0,
+    probabilities: np.ndarray | None = None,
+) -> list[Figure]:
+    """Every figure the set's judgements allow, over all its events and then per group of each of the set's own
+    `by` columns and each `by` column it has. Accuracy at .5 (for a set that asks for it) needs `probabilities`.
 
     Each figure's bootstrap is seeded by `seed` alone, so a figure does not change with what else is measured.
     """
-    figures = _figures(judged, scores, "all", seed)
-    for column in (column for column in by if column in judged.table.columns):
+    figures = _figures(judged, scores, probabilities, "all", seed)
+    columns = dict.fromkeys([*judged.by, *by])
+    for column in (column for column in columns if column in judged.table.columns):
         for value, subset in judged.groups(column):
             mask = (judged.table[column].astype(str) == value).to_numpy()
-            figures += _figures(subset, scores[mask], f"{column}={value}", seed)
+            chosen = None if probabilities is None else probabilities[mask]
+            figures += _figures(subset, scores[mask], chosen, f"{column}={value}", seed)
     return figures

@@ -43,7 +43,8 @@ def score_judged_sets(
     fillers: Sequence[str] = DEFAULT_FILLERS,
     unit: int | None = None,
 ) -> list[np.ndarray]:
-    """`score_judged_set` of each set, every set's distinct triples (in order of first appearance) sent to
+    """`score_judged_set` of each set (rows of values where `score_units` gives rows, as a score and its probability),
+    every set's distinct triples (in order of first appearance) sent to
     `score_units` at once: each set's in one call, as `evaluate_auc` and the model cards score a half, or with
     `unit` cut into units of that many for `api.scoring_pool`'s workers to share out. No score depends on a
     table's order or on the other sets; with `unit`, none on the number of workers either, though a model's
@@ -62,7 +63,7 @@ def score_judged_sets(
     for table, triples, size in zip(rows, distinct, sizes, strict=True):
         values = [value for _ in range(0, len(triples), size) for value in np.asarray(next(scored)).tolist()]
         scores = dict(zip(triples, values, strict=True))
-        results.append(np.array([np.mean([scores[t] for t in row]) for row in table], dtype=np.float64))
+        results.append(np.array([np.mean([scores[t] for t in row], axis=0) for row in table], dtype=np.float64))
     return results
 
 
