@@ -95,3 +95,16 @@ def test_the_plain_halves_are_balanced_by_kind(split: str) -> None:
     for _, pair in reversed_pairs:  # each reversal beside the event it reverses
         assert len(pair) == 2 and sorted(pair["label"]) == [0, 1]
         assert pair.iloc[0][["subject", "object"]].tolist() == pair.iloc[1][["object", "subject"]].tolist()
+
+
+def test_role_reversals_pair_an_attested_animate_event_with_its_reversal() -> None:
+    from plausibility.benchmarks.registry import named_set
+
+    halves = [named_set("reversals", split) for split in ("valid", "test")]
+    assert [len(half.table) // 2 for half in halves] == [890, 865] and halves[0].kinds == ("pairs",)
+    assert not set(halves[0].table["pair"]) & set(halves[1].table["pair"])
+    first = halves[0].table.iloc[:2]
+    assert first[["subject", "verb", "object", "label"]].values.tolist() == [
+        ["activist", "bring", "rider", 1],
+        ["rider", "bring", "activist", 0],
+    ]

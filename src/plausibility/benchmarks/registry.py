@@ -17,11 +17,17 @@ from plausibility.resources.paths import data_dir
 
 # Each named benchmark and its splits. PAP (Eichel & Schulte im Walde 2023): 1,733 events of concrete, mixed and
 # abstract words, test only. `plain`: 320 events written for this project, of six kinds (data/evaluation/plain).
-BENCHMARKS: dict[str, tuple[str, ...]] = {**{name: SPLITS for name in DATASETS}, "pap": ("test",), "plain": SPLITS}
+# `reversals`: attested animate-animate training events against their role reversals (tools/build_reversals.py).
+BENCHMARKS: dict[str, tuple[str, ...]] = {
+    **{name: SPLITS for name in DATASETS},
+    "pap": ("test",),
+    "plain": SPLITS,
+    "reversals": SPLITS,
+}
 # What `evaluate` measures when no benchmark is named.
 DEFAULT_BENCHMARKS: tuple[str, ...] = DATASETS
 # The columns each table-backed benchmark always gives figures by, and whether it reports accuracy at .5.
-_TABLES = {"pap": (("abstractness_combination",), False), "plain": (("kind",), True)}
+_TABLES = {"pap": (("abstractness_combination",), False), "plain": (("kind",), True), "reversals": ((), False)}
 
 
 def named_set(name: str, split: str) -> JudgedSet:

@@ -57,7 +57,9 @@ def add_load_options(parser: argparse.ArgumentParser, batch: str) -> None:
         "auto, a trained model cpu. A device this machine lacks is an error before anything loads",
     )
     group.add_argument("--dtype", choices=DTYPES, default="float32", help=DTYPE_HELP)
-    group.add_argument("--batch-size", type=positive_int, metavar="N", help=f"{batch}; scores move with it only by float rounding")
+    group.add_argument(
+        "--batch-size", type=positive_int, metavar="N", help=f"{batch}; scores move with it only by float rounding"
+    )
 
 
 def load_options(args: argparse.Namespace) -> dict[str, object]:

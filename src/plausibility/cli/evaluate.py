@@ -27,7 +27,8 @@ pair and label (one typical and one atypical event per pair: pairwise accuracy).
 object is empty is a partial event, scored as the mean over the --fillers in that slot. A file is used whole:
 choose nothing on it. Besides Pep-3k and 20Q: pap (test only; AUC against the built label and against the label
 annotators agreed on, with the share they did not, Spearman against the mean rating, by abstractness) and plain
-(320 everyday events; AUC and accuracy at probability .5, by kind). Writes OUTPUT/metrics.json, metrics.csv
+(320 everyday events; AUC and accuracy at probability .5, by kind) and reversals (an attested event of two
+animate nouns against its role reversal: pairwise accuracy). Writes OUTPUT/metrics.json, metrics.csv
 and metrics.md (figures, 95% intervals, counts).
 """
 
