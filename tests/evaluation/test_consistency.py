@@ -29,15 +29,15 @@ def test_peaked_concave_sequence_has_no_violation_but_one_extremum():
 def test_zig_zag_by_hand():
     # (0.2, 0.8, 0.2): a peak, no sag.  (0.8, 0.2, 0.6): a dip of (0.8 + 0.6) / 2 - 0.2 = 0.5.
     windows = sequence_windows([0.2, 0.8, 0.2, 0.6])
-    assert concavity_violations(windows) == pytest.approx([0.0, 0.5])
-    assert concavity_delta(windows) == pytest.approx(0.25)
+    assert concavity_violations(windows) == pytest.approx([0.0, 0.5])  # float64 of decimals: a few ulps
+    assert concavity_delta(windows) == pytest.approx(0.25)  # float64 of decimals: a few ulps
     assert local_extremum_rate(windows) == 1.0
 
 
 def test_ties_are_not_extrema_and_sag_only_by_the_formula():
     windows = np.array([[0.5, 0.5, 0.9], [0.3, 0.3, 0.3], [0.9, 0.5, 0.5]])
     assert local_extrema(windows).tolist() == [False, False, False]
-    assert concavity_violations(windows) == pytest.approx([0.2, 0.0, 0.2])
+    assert concavity_violations(windows) == pytest.approx([0.2, 0.0, 0.2])  # float64 of decimals: a few ulps
 
 
 def test_grid_windows_pool_rows_then_columns():
@@ -48,8 +48,8 @@ def test_grid_windows_pool_rows_then_columns():
         [0.1, 0.4, 0.2], [0.2, 0.1, 0.3], [0.3, 0.5, 0.1],  # columns
     ]  # fmt: skip
     # sags: row 2 by 0.45 - 0.1 = 0.35, column 2 by 0.25 - 0.1 = 0.15; five middles are extrema
-    assert concavity_delta(windows) == pytest.approx(0.5 / 6)
-    assert local_extremum_rate(windows) == pytest.approx(5 / 6)
+    assert concavity_delta(windows) == pytest.approx(0.5 / 6)  # float64 of decimals: a few ulps
+    assert local_extremum_rate(windows) == pytest.approx(5 / 6)  # exact: a mean of booleans, 5 / 6 rounded once
 
 
 def test_short_axes_give_no_windows():
@@ -79,6 +79,7 @@ def test_scale_free_estimates_of_an_alternating_grid_by_hand():
     # columns are too short for a window.
     grid = np.array([[1.0, 2.0, 1.0, 2.0], [2.0, 1.0, 2.0, 1.0]])
     ranks = percentile_ranks(grid.ravel()).reshape(grid.shape)
+    # These three: float64 arithmetic on sevenths, a few ulps.
     assert ranks[0].tolist() == pytest.approx([1.5 / 7, 5.5 / 7, 1.5 / 7, 5.5 / 7])
     assert concavity_violations(grid_windows(ranks)) == pytest.approx([0.0, 4 / 7, 4 / 7, 0.0])
     assert concavity_delta(grid_windows(ranks)) == pytest.approx(2 / 7)

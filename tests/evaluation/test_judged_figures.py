@@ -56,8 +56,9 @@ def _figures(path: Path, by: Sequence[str] = ()) -> dict[tuple[str, str], object
 def test_auc_over_all_events_and_per_group_is_the_hand_computed_one(fixtures: Path) -> None:
     figures = _figures(fixtures / "judged" / "labelled.tsv", by=["relation"])
     # plausible 3, 1, 0.5 against implausible 2, 0.5, 0: wins 3 + 2 + 1.5 of 9 pairs
-    assert figures[("all", "auc")].value == pytest.approx(6.5 / 9)
+    assert figures[("all", "auc")].value == pytest.approx(6.5 / 9)  # sklearn's float64 trapezoids: a few ulps
     assert figures[("all", "auc")].n == 6 and figures[("all", "auc")].low <= 6.5 / 9 <= figures[("all", "auc")].high
+    # Both exact: areas of binary fractions of integer counts.
     assert figures[("relation=food", "auc")].value == pytest.approx(0.5)  # 3 > 2, 1 < 2
     assert figures[("relation=thing", "auc")].value == pytest.approx(0.75)  # 0.5 ties 0.5, beats 0
     assert sorted(figures) == [("all", "auc"), ("relation=food", "auc"), ("relation=thing", "auc")]
@@ -75,6 +76,7 @@ def test_a_partial_event_scores_as_the_mean_over_its_fillers(fixtures: Path) -> 
 def test_correlations_with_ratings_are_scipys(fixtures: Path) -> None:
     figures = _figures(fixtures / "judged" / "rated.csv")
     scores, ratings = [3.0, 1.0, 2.0, 3.0, -0.5], [4.5, 4.0, 1.0, 3.5, 2.0]
+    # Both exact: scipy's own statistic on the same float64 arrays.
     assert figures[("all", "spearman")].value == pytest.approx(spearmanr(scores, ratings).statistic)
     assert figures[("all", "pearson")].value == pytest.approx(pearsonr(scores, ratings).statistic)
     assert figures[("all", "spearman")].n == 5
@@ -83,7 +85,7 @@ def test_correlations_with_ratings_are_scipys(fixtures: Path) -> None:
 def test_pairwise_accuracy_counts_a_tie_as_one_half(fixtures: Path) -> None:
     figures = _figures(fixtures / "judged" / "pairs.jsonl")
     # pair a: 3 > 2 right; pair b: 1 = 1 a tie; pair c: 0 < 0.5 wrong
-    assert figures[("all", "pairwise_accuracy")].value == pytest.approx(0.5)
+    assert figures[("all", "pairwise_accuracy")].value == pytest.approx(0.5)  # exact: the mean of 1, 0.5 and 0
     assert figures[("all", "pairwise_accuracy")].n == 3 and set(figures) == {("all", "pairwise_accuracy")}
 
 
@@ -197,3 +199,15 @@ def _labelled(tmp_path: Path) -> Path:
     rows += ["book read person 0 thing", "child drink stone 0 thing"]
     path.write_text("\n".join(["subject\tverb\tobject\tlabel\trelation", *(r.replace(" ", "\t") for r in rows)]) + "\n")
     return path
+
+
+def test_reversal_accuracy_orders_each_event_against_its_own_reversal(tmp_path: Path) -> None:
+    table = tmp_path / "reversals.tsv"
+    rows = ["dog chase cat 1 r1", "cat chase dog 0 r1", "child read book 1 r2", "book read child 0 r2"]
+    rows += ["person eat apple 1 -", "stone eat apple 0 -"]
+    lines = ["subject\tverb\tobject\tlabel\treversal_of", *(r.replace(" -", " ").replace(" ", "\t") for r in rows)]
+    table.write_text("\n".join(lines) + "\n")
+    figures = _figures(table)
+    # r1: 1.0 ties 1.0 (one half); r2: 0.0 below 0.5 (wrong); the unpaired events count for the AUC only
+    assert figures[("all", "reversal_accuracy")].value == pytest.approx(0.25)
+    assert figures[("all", "reversal_accuracy")].n == 2 and figures[("all", "auc")].n == 6

@@ -76,11 +76,12 @@ def result(label: str, consistency: bool = True) -> ModelResult:
 
 def test_rank_auc_equals_sklearn_with_ties_and_by_hand() -> None:
     # pairs (positive, negative): .9 > .5, .9 > .1, .4 < .5, .4 > .1 -> 3 of 4
-    assert rank_auc(np.array([0.9, 0.4]), np.array([0.5, 0.1])) == pytest.approx(0.75)
-    assert rank_auc(np.array([0.5]), np.array([0.5])) == pytest.approx(0.5)
+    assert rank_auc(np.array([0.9, 0.4]), np.array([0.5, 0.1])) == pytest.approx(0.75)  # exact: integer ranks / 4
+    assert rank_auc(np.array([0.5]), np.array([0.5])) == pytest.approx(0.5)  # exact: mid-ranks are halves
     rng = np.random.default_rng(0)
     labels = np.repeat([1, 0], 50)
     scores = np.round(rng.normal(size=100) + labels, 1)  # rounded: many ties
+    # Mann-Whitney rank sums vs sklearn's trapezoids: float64, a few ulps
     assert rank_auc(scores[:50], scores[50:]) == pytest.approx(roc_auc_score(labels, scores))
 
 
@@ -90,7 +91,7 @@ def test_auc_interval_is_reproducible_and_brackets_the_estimate() -> None:
     scores = rng.normal(size=400) + 0.5 * labels
     first = auc_interval(labels, scores, np.random.default_rng(7), n_resamples=300)
     assert first == auc_interval(labels, scores, np.random.default_rng(7), n_resamples=300)
-    assert first.estimate == pytest.approx(roc_auc_score(labels, scores))
+    assert first.estimate == pytest.approx(roc_auc_score(labels, scores))  # exact: the estimate is sklearn's AUC
     assert first.low < first.estimate < first.high
     assert 0.05 < first.high - first.low < 0.15  # about 4 standard errors of an AUC over 200 + 200 events
     assert auc_interval([1, 0, 1, 0], [0.3] * 4, np.random.default_rng(0)) == AucInterval(0.5, 0.5, 0.5)
@@ -102,14 +103,17 @@ def test_a_paired_difference_interval_is_narrower_than_one_auc_and_flips_with_th
     better = rng.normal(size=400) + 0.6 * labels
     worse = better + np.random.default_rng(2).normal(size=400) * 0.8  # the same scorer with noise added
     difference = auc_difference_interval(labels, better, worse, np.random.default_rng(7), n_resamples=300)
+    # exact: the same two sklearn AUCs, subtracted
     assert difference.estimate == pytest.approx(roc_auc_score(labels, better) - roc_auc_score(labels, worse))
     assert 0 < difference.low < difference.estimate < difference.high
     own = auc_interval(labels, better, np.random.default_rng(7), n_resamples=300)
     # two independent AUCs' difference would be about 1.4 times as wide as one AUC's interval
     assert difference.high - difference.low < own.high - own.low
     flipped = auc_difference_interval(labels, worse, better, np.random.default_rng(7), n_resamples=300)
-    assert flipped.estimate == pytest.approx(-difference.estimate)
-    assert flipped.low == pytest.approx(-difference.high, abs=0.01) and flipped.high < 0
+    assert flipped.estimate == pytest.approx(-difference.estimate)  # exact: a - b is -(b - a) in IEEE arithmetic
+    # The same resamples (seed 7), each difference negated exactly: the percentile bounds mirror up to the float64
+    # rounding of their interpolation (~1e-17).
+    assert flipped.low == pytest.approx(-difference.high, abs=1e-12) and flipped.high < 0
     assert auc_difference_interval(labels, better, better, np.random.default_rng(0)) == AucInterval(0.0, 0.0, 0.0)
 
 
@@ -151,7 +155,8 @@ def test_tables_show_intervals_and_the_thesis_figures_beside() -> None:
 
 def test_chart_values_give_error_bar_lengths() -> None:
     estimates, below, above = chart_values([result("ngram")])
-    np.testing.assert_allclose(estimates, [[0.6, 0.61, 0.55, 0.5]])
+    np.testing.assert_allclose(estimates, [[0.6, 0.61, 0.55, 0.5]])  # exact: the intervals' own estimates
+    # Both: float64 differences of decimals (0.6 - 0.58 is 0.020000000000000018), a few ulps.
     np.testing.assert_allclose(below, [[0.02, 0.02, 0.05, 0.05]])
     np.testing.assert_allclose(above, [[0.02, 0.02, 0.05, 0.051]])
 

@@ -73,7 +73,7 @@ def test_evaluate_rejects_unknown_sets_and_missing_checkpoints(
 ) -> None:
     with pytest.raises(SystemExit):
         main(["evaluate", "--model", "x.ckpt", "--output", str(tmp_path), "--datasets", "pep4k"])
-    assert "unknown benchmark 'pep4k'; known: 20q, pep3k" in capsys.readouterr().err
+    assert "unknown benchmark 'pep4k'; known: 20q, pap, pep3k, plain, reversals" in capsys.readouterr().err
     assert main(["evaluate", "--model", str(tmp_path / "none.ckpt"), "--output", str(tmp_path)]) == 1
     assert capsys.readouterr().err.strip().endswith("no such checkpoint; train one with `plausibility fit`")
     assert not (tmp_path / "metrics.json").exists()

@@ -8,7 +8,9 @@ columns; what they hold decides the figures (`kinds`):
 - `pair` with `label`: events sharing a pair id are a typical (1) and an atypical (0) event, so the share of
   pairs the scorer orders right (pairwise accuracy) instead of AUC;
 - `agreed_label` (0, 1, or empty where the annotators did not agree): AUC over the events with one, beside the
-  share without (PAP's strict-majority label).
+  share without (PAP's strict-majority label);
+- `reversal_of` with `label`: rows sharing an id are an event (1) and its role reversal (0), so beside the AUC the
+  share of those pairs the scorer orders right (reversal accuracy); other rows leave it empty.
 
 A subject or object left empty makes the row a partial event (a verb and one argument, as in selectional-
 preference sets): it is scored with the empty slot filled by each of a set of generic nouns. Every other
@@ -25,7 +27,7 @@ import pandas as pd
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.triple import word_problem
 
-Kind = Literal["label", "rating", "pairs", "agreed_label"]
+Kind = Literal["label", "rating", "pairs", "agreed_label", "reversals"]
 WORD_COLUMNS = ("subject", "verb", "object")
 _READERS = {
     ".tsv": lambda path: pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False, quoting=3),
@@ -116,9 +118,9 @@ def _check_agreed_label(path: Path, table: pd.DataFrame) -> None:
     table["agreed_label"] = pd.to_numeric(agreed.replace("", None)).astype("Int64")
 
 
-def _check_pairs(path: Path, table: pd.DataFrame) -> None:
-    table["pair"] = table["pair"].astype(str).str.strip()
-    for pair, rows in table.groupby("pair", sort=True):
+def _check_pairs(path: Path, table: pd.DataFrame, column: str = "pair") -> None:
+    table[column] = table[column].fillna("").astype(str).str.strip()
+    for pair, rows in table[table[column] != ""].groupby(column, sort=True):
         if sorted(rows["label"].tolist()) != [0, 1]:
             numbers = (rows.index.to_numpy() + 1).tolist()
             raise DataFormatError(
@@ -157,6 +159,9 @@ def read_judged_set(path: Path, name: str | None = None) -> JudgedSet:
             kinds.append("pairs")
         else:
             kinds.append("label")
+        if "reversal_of" in table.columns:
+            _check_pairs(path, table, "reversal_of")
+            kinds.append("reversals")
     if "rating" in table.columns:
         _check_rating(path, table)
         kinds.append("rating")

@@ -19,9 +19,10 @@ class Figure:
 
     Attributes:
         group: `all`, or `column=value` for the events of one group (`--by`).
-        figure: `auc`, `accuracy_at_half`, `spearman`, `pearson`, `pairwise_accuracy`, `auc_agreed` (higher is
-            better for each), or `unsure` (the share of events whose annotators agreed on no label; no interval).
-        n: events pooled (pairs, for pairwise accuracy).
+        figure: `auc`, `accuracy_at_half`, `spearman`, `pearson`, `pairwise_accuracy`, `reversal_accuracy`,
+            `auc_agreed` (higher is better for each), or `unsure` (the share of events whose annotators agreed on
+            no label; no interval).
+        n: events pooled (pairs, for pairwise and reversal accuracy).
     """
 
     benchmark: str
@@ -77,9 +78,12 @@ def _figures(
                 interval = auc_interval(labels, scores[known], rng)
                 found.append(("auc_agreed", Interval(interval.estimate, interval.low, interval.high), len(labels)))
             found.append(("unsure", Interval(float(1 - known.mean()), float("nan"), float("nan")), len(known)))
-        elif kind == "pairs":
-            outcomes = pair_outcomes(scores, table["pair"].tolist(), table["label"].tolist())
-            found.append(("pairwise_accuracy", mean_interval(outcomes, rng), len(outcomes)))
+        elif kind in ("pairs", "reversals"):
+            column, figure = ("pair", "pairwise_accuracy") if kind == "pairs" else ("reversal_of", "reversal_accuracy")
+            paired = (table[column] != "").to_numpy()
+            outcomes = pair_outcomes(scores[paired], table[column][paired].tolist(), table["label"][paired].tolist())
+            if len(outcomes):
+                found.append((figure, mean_interval(outcomes, rng), len(outcomes)))
         elif len(scores) >= 2 and np.ptp(scores) > 0 and np.ptp(table["rating"].to_numpy()) > 0:
             ratings = table["rating"].to_numpy(dtype=np.float64)
             found.append(("spearman", paired_interval(_spearman, scores, ratings, rng), len(scores)))
