@@ -124,16 +124,7 @@ EXAMPLES = _examples()
 
 @pytest.mark.slow
 @pytest.mark.integration
-@pytest.mark.parametrize(
-    "example",
-    # The README's figures are the first a user compares: they run again on one thread (the `numeric` lane).
-    [
-        pytest.param(e, marks=[pytest.mark.numeric] if e.page.name == "README.md" else [])
-        for e in EXAMPLES
-        if e.skipped is None
-    ],
-    ids=lambda e: e.name,
-)
+@pytest.mark.parametrize("example", [e for e in EXAMPLES if e.skipped is None], ids=lambda e: e.name)
 def test_each_example_prints_what_its_page_says(
     example: Example, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
