@@ -25,6 +25,7 @@ def test_score_file_matches_the_cli_path(fixtures: Path, tmp_path: Path) -> None
     source = tmp_path / "in.csv"
     source.write_text("subject,verb,object\nperson,eat,food\n")
     result = scorer.score_file(source, tmp_path / "out.csv")
+    # the n-gram's float64 score, through CSV by repr and read back within an ulp
     assert pd.read_csv(result.output)["score"].tolist() == pytest.approx(scorer.score([("person", "eat", "food")]))
 
 

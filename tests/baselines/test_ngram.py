@@ -45,6 +45,7 @@ def test_counts_from_a_table_equal_counts_from_triples(fixtures):
 
 def test_unsmoothed_is_the_thesis_formula(counts):
     scores = NgramScorer(counts, k=0.0).score([*EVENTS, Triple("bird", "fly", "sky")])
+    # Both: float64, the sum of two logs vs the log of the product, a few ulps.
     assert scores[0] == pytest.approx(math.log(6 * 7 / 9**2))
     assert scores[1] == pytest.approx(math.log(3 * 2 / 9**2))
     assert scores[2] == -np.inf and scores[3] == -np.inf  # unseen pair; unseen verb
@@ -58,9 +59,9 @@ def test_add_k_by_hand(counts):
         (0.5 / 11) * (7.5 / 12),
         (1 / 4) * (1 / 6),  # unseen verb: uniform over |S| + 1 subjects and |O| + 1 objects
     ]
-    assert scores == pytest.approx(np.log(expected))
+    assert scores == pytest.approx(np.log(expected))  # float64: a sum of logs vs the log of a product, a few ulps
     probabilities = NgramScorer(counts).to_probability(scores)
-    assert probabilities == pytest.approx(expected)
+    assert probabilities == pytest.approx(expected)  # float64 exp of a log: a few ulps
 
 
 def test_a_held_out_event_scores_as_if_its_triple_had_never_been_counted(fixtures, counts):
@@ -72,10 +73,10 @@ def test_a_held_out_event_scores_as_if_its_triple_had_never_been_counted(fixture
     scorer, rebuilt = NgramScorer(counts), NgramScorer(without)
     person_eats_bread = Triple("person", "eat", "bread")  # counted twice: its object pair falls to zero
     held_out = scorer.held_out_score([person_eats_food, person_eats_bread, *EVENTS[1:]])
-    assert held_out[0] == pytest.approx(rebuilt.score([person_eats_food])[0])
+    assert held_out[0] == pytest.approx(rebuilt.score([person_eats_food])[0])  # the same integer counts: exact
     assert held_out[0] < scorer.score([person_eats_food])[0]
     # C(person, eat) = 6 - 2, C(eat, bread) = 2 - 2, C(eat) = 9 - 2
-    assert held_out[1] == pytest.approx(math.log((4.5 / (7 + 2)) * (0.5 / (7 + 3))))
+    assert held_out[1] == pytest.approx(math.log((4.5 / (7 + 2)) * (0.5 / (7 + 3))))  # float64 logs: a few ulps
     # dog eat bread and child eat food were never counted: leaving them out changes nothing
     assert held_out[2:].tolist() == scorer.score(EVENTS[1:]).tolist()
 

@@ -44,6 +44,7 @@ def test_association_matches_hand_computation() -> None:
     # f(c): entity 8, food 4, apple 2, bread 2, tool 2 + 1 = 3, knife 2, bat.n.01 1, animal 1, bat.n.02 1.
     # eat: P(c|eat) = entity 1, food 1, apple .5, bread .5 against P(c) = 1, .5, .25, .25
     #   S(eat) = log 2 + .5 log 2 + .5 log 2 = 2 log 2;  A(eat, food) = log 2 / S = .5, A(eat, apple) = .25
+    # All four below: float64 logs of ratios of binary fractions, summed and divided: a few ulps.
     assert slot.strength["eat"] == pytest.approx(2 * math.log(2))
     assert slot.row("eat") == pytest.approx({"entity": 0.0, "food": 0.5, "apple.n.01": 0.25, "bread.n.01": 0.25})
     # use: P(c|use) = tool .75, knife .5, bat.n.01 .25, animal .25, bat.n.02 .25 against .375, .25, .125 x 3
@@ -56,6 +57,7 @@ def test_association_matches_hand_computation() -> None:
 
 def test_plausibility_is_the_maximum_over_all_classes_of_all_senses() -> None:
     slot = fit_slot(OBJECTS, toy_chains)
+    # Both: float64 associations, a few ulps (as above).
     assert slot.plausibility("eat", TOY["apple"]) == pytest.approx(0.5)  # at "food", not at "apple.n.01"
     assert slot.plausibility("use", TOY["bat"]) == pytest.approx(0.375)  # "tool", through the first sense
     assert slot.plausibility("eat", TOY["knife"]) == 0.0  # only "entity" is shared, and A(eat, entity) = 0
@@ -69,6 +71,7 @@ def test_association_can_be_negative_for_classes_a_verb_avoids() -> None:
     terms = {"food": 0.75 * math.log(0.75 / (3 / 8)), "apple.n.01": 0.75 * math.log(0.75 / (3 / 8))}
     terms |= {"tool": 0.25 * math.log(0.25 / (5 / 8)), "knife.n.01": 0.25 * math.log(0.25 / (5 / 8))}
     strength = sum(terms.values())
+    # Both: the same float64 formula, its terms summed in another order: a few ulps.
     assert slot.strength["eat"] == pytest.approx(strength)
     assert slot.row("eat")["tool"] == pytest.approx(terms["tool"] / strength)
     assert slot.row("eat")["tool"] < 0
@@ -78,13 +81,14 @@ def test_association_can_be_negative_for_classes_a_verb_avoids() -> None:
 def test_pairs_are_pooled_over_the_other_slot_and_nouns_outside_the_hierarchy_are_ignored() -> None:
     split = fit_slot([("eat", "apple", 1), ("eat", "apple", 1), ("eat", "rock", 5), *OBJECTS[1:]], toy_chains)
     pooled = fit_slot(OBJECTS, toy_chains)
+    # Both: the same counts pooled from other rows, float64 logs and ratios: a few ulps.
     assert split.strength == pytest.approx(pooled.strength)
     assert all(split.row(verb) == pytest.approx(pooled.row(verb)) for verb in ("eat", "use"))
 
 
 def test_a_verb_without_preference_has_zero_association() -> None:
     slot = fit_slot([("see", "apple", 1), ("see", "knife", 1)], toy_chains)  # the only verb follows the prior
-    assert slot.strength["see"] == pytest.approx(0.0)
+    assert slot.strength["see"] == pytest.approx(0.0)  # float64: each ratio is 1 to an ulp, its log ~1e-16
     assert slot.plausibility("see", TOY["apple"]) == 0.0
 
 
@@ -98,7 +102,8 @@ def test_scorer_sums_the_subject_and_object_slots() -> None:
     #   eat: P(c|eat) = entity 1, animal 1, cook 1: S = log(4/3) + log 2; A(eat, cook) = log 2 / S
     subject_eat = math.log(2) / (math.log(4 / 3) + math.log(2))
     scores = scorer.score([Triple("cook", "eat", "apple"), Triple("knife", "eat", "apple"), Triple("x", "fly", "y")])
-    np.testing.assert_allclose(scores, [subject_eat + 0.5, 0.0 + 0.5, 0.0])
+    np.testing.assert_allclose(scores, [subject_eat + 0.5, 0.0 + 0.5, 0.0])  # float64 logs and ratios: a few ulps
+    # float64 expit vs the written formula: an ulp
     np.testing.assert_allclose(scorer.to_probability(np.array([0.0, 1.0])), [0.5, 1 / (1 + math.exp(-1))])
 
 
@@ -120,6 +125,7 @@ def test_batched_scores_equal_the_definition_on_every_triple() -> None:
     triples = [Triple(s, v, o) for s in nouns for v in verbs for o in nouns]
     expected = [definition(scorer.subject, t.verb, t.subject) + definition(scorer.object, t.verb, t.object)
                 for t in triples]  # fmt: skip
+    # Both exact in fact: the same stored associations, maxed and added in the same order (1e-12: an ulp of a sum).
     np.testing.assert_allclose(scorer.score(triples), expected, rtol=0, atol=1e-12)
     np.testing.assert_allclose(scorer.score(triples[::-1]), expected[::-1], rtol=0, atol=1e-12)  # columns cached
     assert scorer.score([]).shape == (0,)
@@ -139,8 +145,9 @@ def test_held_out_score_equals_a_refit_without_the_triple() -> None:
     for triple in [*counts, *unseen]:
         others = {other: count for other, count in counts.items() if other != triple}
         expected = ResnikScorer.fit(others, sense_chains).score([triple])
+        # float64: counts less the triple's shares vs counted without it, a few ulps of associations below 2
         np.testing.assert_allclose(scorer.held_out_score([triple]), expected, rtol=0, atol=1e-12, err_msg=str(triple))
-    np.testing.assert_allclose(scorer.held_out_score(unseen), scorer.score(unseen))
+    np.testing.assert_allclose(scorer.held_out_score(unseen), scorer.score(unseen))  # nothing to leave out: an ulp
     assert scorer.held_out_score([Triple("bat", "eat", "knife")])[0] < scorer.score([Triple("bat", "eat", "knife")])[0]
 
 

@@ -85,7 +85,9 @@ def test_masked_formula_equals_a_direct_computation(masked_lm: MaskedLMScorer) -
     expected = mean_logprob(subject + obj, obj) + mean_logprob(subject, subject)
     zero_shot = ZeroShotScorer(masked_lm, "masked")
     (score,) = zero_shot.score([Triple("person", "breathe", "air")])
+    # means of a tiny BERT's float32 token values (~4 nats, ulp 4.8e-7), a batch of 2 vs one pass: ~1e-6
     assert score == pytest.approx(expected, abs=1e-4)
+    # exp turns the score's absolute error (<= 1e-4) into the same relative one
     assert zero_shot.to_probability(np.array([score]))[0] == pytest.approx(np.exp(expected), rel=1e-3)
 
 
@@ -96,6 +98,8 @@ def test_causal_raw_and_pmi_equal_direct_computations(causal_lm: CausalLMScorer)
     for triple, sentence, raw_score, pmi_score in zip(TRIPLES, sentences, raw, pmi, strict=True):
         expected = causal_logprob(causal_lm, sentence)
         nouns = causal_logprob(causal_lm, f"The {triple.subject}") + causal_logprob(causal_lm, f"The {triple.object}")
+        # Both: float32 token values of a tiny GPT-2 (~4 nats, ulp 4.8e-7), batches of 2 vs one plain pass each,
+        # ~10 tokens a sentence: ~5e-6 a sum.
         assert raw_score == pytest.approx(expected, abs=1e-4)
         assert pmi_score == pytest.approx(expected - nouns, abs=1e-4)
 
@@ -108,21 +112,22 @@ def test_pmi_passive_adds_the_subject_read_after_verb_and_object(causal_lm: Caus
         whole = f"{opening} {triple.subject}."
         subject_given_rest = causal_logprob(causal_lm, whole) - causal_logprob(causal_lm, opening)
         expected = pmi_score + subject_given_rest - causal_logprob(causal_lm, f"The {triple.subject}")
-        assert passive_score == pytest.approx(expected, abs=1e-4)
-    # one triple alone scores as it does in the batch, repeated triples alike
+        assert passive_score == pytest.approx(expected, abs=1e-4)  # five such sums: ~2e-5 at most
+    # one triple alone scores as it does in the batch, repeated triples alike; alone, its texts are padded
+    # otherwise: five float32 sums of ~10 token values (~4 nats, ulp 4.8e-7) each, ~2e-5 at most
     alone = ZeroShotScorer(causal_lm, "pmi-passive").score([TRIPLES[1], TRIPLES[1]])
-    np.testing.assert_allclose(alone, [passive[1], passive[1]], atol=1e-5)
+    np.testing.assert_allclose(alone, [passive[1], passive[1]], atol=1e-4)
 
 
 def test_probabilities_keep_the_order_of_scores(causal_lm: CausalLMScorer) -> None:
     scores = np.array([-3.0, 0.0, 2.5])
     pmi = ZeroShotScorer(causal_lm, "pmi")
-    np.testing.assert_allclose(pmi.to_probability(scores), 1 / (1 + np.exp(-scores)))
+    np.testing.assert_allclose(pmi.to_probability(scores), 1 / (1 + np.exp(-scores)))  # float64 expit: an ulp
     assert "sigmoid" in pmi.probability_mapping
     passive = ZeroShotScorer(causal_lm, "pmi-passive")
-    np.testing.assert_allclose(passive.to_probability(scores), 1 / (1 + np.exp(-scores)))
+    np.testing.assert_allclose(passive.to_probability(scores), 1 / (1 + np.exp(-scores)))  # float64 expit: an ulp
     raw = ZeroShotScorer(causal_lm, "raw")
-    np.testing.assert_allclose(raw.to_probability(np.array([-2.0])), [np.exp(-2.0)])
+    np.testing.assert_allclose(raw.to_probability(np.array([-2.0])), [np.exp(-2.0)])  # exact: the same np.exp
     assert isinstance(pmi, TripleScorer)
     assert pmi.score([]).shape == (0,)
 

@@ -42,6 +42,7 @@ def test_consistency_writes_report_and_heatmaps(fixtures, tmp_path, capsys):
     assert len(measured) == report["events_with_windows"]
     least = report["heatmaps"]["least_consistent"]
     assert len(least) == 1 and (output / least[0]).is_file()
+    # exact: the heatmap's grid is the one with that largest value, read from the same JSON
     assert max(grid["ccd"] for grid in measured) == pytest.approx(
         next(grid["ccd"] for grid in measured if least[0].endswith(grid["event"].replace(" ", "-") + ".png"))
     )

@@ -53,7 +53,7 @@ def test_pairs_scores_in_bfloat16_within_a_tolerance_and_records_it(lm: str, tmp
     half = _pairs(lm, tmp_path / "bf16", "--device", "cpu", "--dtype", "bfloat16")
     low, high = (np.array([scores[key] for key in sorted(full)]) for scores in (half, full))
     assert not np.array_equal(low, high)  # computed in bfloat16 indeed
-    np.testing.assert_allclose(low, high, rtol=0, atol=0.1)
+    np.testing.assert_allclose(low, high, rtol=0, atol=0.1)  # bfloat16 (2^-8): sums of ~7 tokens move ~5e-3
     summary = json.loads((tmp_path / "bf16" / "summary.json").read_text())
     assert (summary["dtype"], summary["batch_size"]) == ("bfloat16", 32)
 
@@ -62,6 +62,7 @@ def test_pairs_batch_size_does_not_change_scores(lm: str, tmp_path: Path) -> Non
     one = _pairs(lm, tmp_path / "one", "--batch-size", "1")
     many = _pairs(lm, tmp_path / "many", "--batch-size", "7")
     assert one.keys() == many.keys()
+    # batches of 1 vs 7: float32 sums of ~7 token values (~3 nats, ulp 2.4e-7), ~1e-6 at most
     np.testing.assert_allclose([one[k] for k in one], [many[k] for k in one], rtol=0, atol=1e-4)
     assert json.loads((tmp_path / "one" / "summary.json").read_text())["batch_size"] == 1
 
@@ -73,9 +74,10 @@ def _json_score(lm: str, capsys: pytest.CaptureFixture[str], *options: str) -> f
 
 def test_score_takes_the_dtype_and_batch_size(lm: str, capsys: pytest.CaptureFixture[str]) -> None:
     full = _json_score(lm, capsys, "--device", "cpu")
+    # three float32 sums of <= 6 token values (~3 nats) each, batches of 1 vs 32: ~1e-6 at most
     assert _json_score(lm, capsys, "--batch-size", "1") == pytest.approx(full, abs=1e-4)
     half = _json_score(lm, capsys, "--dtype", "bfloat16")
-    assert half != full and half == pytest.approx(full, abs=0.1)
+    assert half != full and half == pytest.approx(full, abs=0.1)  # bfloat16 (2^-8) moves the PMI by ~1e-3
 
 
 def test_evaluate_and_consistency_record_the_dtype(lm: str, tmp_path: Path) -> None:

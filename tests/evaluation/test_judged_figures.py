@@ -175,6 +175,7 @@ def test_agreed_labels_leave_out_and_count_the_events_annotators_did_not_agree_o
     table.write_text("\n".join(lines) + "\n")
     figures = _figures(table)
     # built labels: plausible 3, 1 against implausible 2, 0: 3 of 4 pairs; agreed: 3 and 0 plausible, 2 not
+    # Both exact: sklearn's areas over integer counts, binary fractions here.
     assert figures[("all", "auc")].value == pytest.approx(3 / 4)
     assert figures[("all", "auc_agreed")].value == pytest.approx(1 / 2) and figures[("all", "auc_agreed")].n == 3
     unsure = figures[("all", "unsure")]
@@ -188,6 +189,7 @@ def test_accuracy_at_half_counts_the_probabilities_on_the_labels_side(tmp_path: 
     judged = JudgedSet(judged.name, judged.split, judged.table, judged.kinds, ("relation",), accuracy=True)
     probabilities = np.array([0.9, 0.4, 0.6, 0.7, 0.5, 0.1])  # labels 1 1 0 1 0 0: right, wrong, wrong, right x3
     figures = {(f.group, f.figure): f for f in judged_figures(judged, probabilities, (), 0, probabilities)}
+    # Both exact: a mean of 0/1 values is the count over n, rounded once as 4 / 6 and 1 / 3 are.
     assert figures[("all", "accuracy_at_half")].value == pytest.approx(4 / 6)
     assert figures[("relation=food", "accuracy_at_half")].value == pytest.approx(1 / 3)  # own `by`, not asked for
     assert ("all", "accuracy_at_half") not in {(f.group, f.figure) for f in judged_figures(judged, probabilities)}
@@ -209,5 +211,5 @@ def test_reversal_accuracy_orders_each_event_against_its_own_reversal(tmp_path: 
     table.write_text("\n".join(lines) + "\n")
     figures = _figures(table)
     # r1: 1.0 ties 1.0 (one half); r2: 0.0 below 0.5 (wrong); the unpaired events count for the AUC only
-    assert figures[("all", "reversal_accuracy")].value == pytest.approx(0.25)
+    assert figures[("all", "reversal_accuracy")].value == pytest.approx(0.25)  # exact: the mean of 0.5 and 0
     assert figures[("all", "reversal_accuracy")].n == 2 and figures[("all", "auc")].n == 6

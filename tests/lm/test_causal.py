@@ -49,6 +49,7 @@ def test_continuation_logprob_is_the_sum_of_its_token_logprobs(causal_scorer: Ca
 
     summed = causal_scorer.conditional_logprob(["John owns a dog."], ["The dog is very cute."])
     mean = causal_scorer.conditional_logprob(["John owns a dog."], ["The dog is very cute."], reduction="mean")
+    # Both: a tiny LM's float32 token values (~6 nats, ulp 5e-7), our batched pass vs one plain pass: ~1e-5 summed.
     assert summed[0] == pytest.approx(expected.sum(), abs=1e-4)
     assert mean[0] == pytest.approx(expected.mean(), abs=1e-4)
 
@@ -60,9 +61,10 @@ def test_whole_text_scores_every_token_after_the_bos(causal_scorer: CausalLMScor
     expected = direct_logprobs(causal_scorer.model, ids)
 
     (tokens,) = causal_scorer.token_logprobs([text])
-    np.testing.assert_allclose(tokens, expected, atol=1e-4)
+    np.testing.assert_allclose(tokens, expected, atol=1e-4)  # float32 token value (~6 nats): an ulp or two, 5e-7
+    # float32 token values summed over ~7 tokens: ~1e-5 at most
     assert causal_scorer.text_logprob([text])[0] == pytest.approx(expected.sum(), abs=1e-4)
-    # An empty context is the whole text.
+    # An empty context is the whole text (the same values, the same bound).
     assert causal_scorer.conditional_logprob([""], [text])[0] == pytest.approx(expected.sum(), abs=1e-4)
 
 
@@ -77,7 +79,7 @@ def test_a_token_straddling_context_and_continuation_is_scored_with_the_continua
     expected = direct_logprobs(straddling_scorer.model, ids)[7:]
 
     score = straddling_scorer.conditional_logprob(["John owns a dog."], ["The dog is cute."])
-    assert score[0] == pytest.approx(expected.sum(), abs=1e-4)
+    assert score[0] == pytest.approx(expected.sum(), abs=1e-4)  # ~8 float32 token values (~6 nats) summed: ~1e-5
 
 
 @pytest.mark.parametrize("batch_size", [2, 3, 64])
@@ -85,12 +87,13 @@ def test_batched_equals_unbatched(causal_scorer: CausalLMScorer, batch_size: int
     one = CausalLMScorer.from_model(causal_scorer.model, causal_scorer.tokenizer, batch_size=1)
     many = CausalLMScorer.from_model(causal_scorer.model, causal_scorer.tokenizer, batch_size=batch_size)
 
+    # Padded beside others or alone: ~7 float32 token values (~6 nats, ulp 5e-7) summed move by ~1e-5 at most.
     np.testing.assert_allclose(
         many.conditional_logprob(CONTEXTS, CONTINUATIONS), one.conditional_logprob(CONTEXTS, CONTINUATIONS), atol=1e-4
     )
     texts = [f"{c} {x}".strip() for c, x in zip(CONTEXTS, CONTINUATIONS, strict=True)]
     for batched, alone in zip(many.token_logprobs(texts), one.token_logprobs(texts), strict=True):
-        np.testing.assert_allclose(batched, alone, atol=1e-4)
+        np.testing.assert_allclose(batched, alone, atol=1e-4)  # a float32 token value: an ulp or two (5e-7)
 
 
 def test_shared_contexts_agree_with_the_plain_forward_pass(causal_scorer: CausalLMScorer) -> None:
@@ -100,13 +103,16 @@ def test_shared_contexts_agree_with_the_plain_forward_pass(causal_scorer: Causal
         joined = f"{context} {continuation}" if context else continuation
         ids = [tokenizer.bos_token_id, *tokenizer(joined).input_ids]
         n_continuation = len(tokenizer(f" {continuation}").input_ids) if context else len(ids) - 1
+        # a shared context's cache vs one plain pass: ~7 float32 token values (~6 nats) summed, ~1e-5 at most
         assert score == pytest.approx(direct_logprobs(causal_scorer.model, ids)[-n_continuation:].sum(), abs=1e-4)
 
 
 def test_outputs_follow_input_order(causal_scorer: CausalLMScorer) -> None:
     forward = causal_scorer.conditional_logprob(CONTEXTS, CONTINUATIONS)
     backward = causal_scorer.conditional_logprob(CONTEXTS[::-1], CONTINUATIONS[::-1])
-    np.testing.assert_allclose(forward, backward[::-1], atol=1e-6)
+    # The same batches, their rows reordered (ties in the length sort): float32 may round a token value (~6 nats)
+    # an ulp (5e-7) apart, and ~7 are summed. Texts that differ differ by far more.
+    np.testing.assert_allclose(forward, backward[::-1], atol=1e-5)
 
 
 def test_bad_input_fails_with_a_clear_message(causal_scorer: CausalLMScorer) -> None:
@@ -129,6 +135,7 @@ def test_offline_causal_lm_matches_a_plain_forward_pass() -> None:
     ids = [scorer._bos, *scorer.tokenizer(f"{context} {continuation}", add_special_tokens=False).input_ids]
     n_continuation = len(scorer.tokenizer(f" {continuation}", add_special_tokens=False).input_ids)
     expected = direct_logprobs(scorer.model, ids)[-n_continuation:].sum()
+    # float32 135M LM: padding and thread count move a token's log-probability by up to ~4e-5; ~6 tokens summed
     assert scorer.conditional_logprob([context], [continuation])[0] == pytest.approx(expected, abs=1e-3)
 
 
@@ -150,6 +157,8 @@ def test_models_without_a_position_mask_are_scored_through_their_full_logits(cau
     full = CausalLMScorer.from_model(causal_scorer.model, causal_scorer.tokenizer, batch_size=3)
     assert causal_scorer._keeps_positions  # transformers' own models take logits_to_keep as a position mask
     full._keeps_positions = False
+    # The vocabulary projected at every position vs the scored ones: an ulp (5e-7) per float32 token value of
+    # ~6 nats, ~7 tokens summed.
     np.testing.assert_allclose(
         full.conditional_logprob(CONTEXTS, CONTINUATIONS),
         causal_scorer.conditional_logprob(CONTEXTS, CONTINUATIONS),
@@ -178,7 +187,7 @@ def test_texts_that_begin_alike_run_their_start_once_and_agree_with_the_plain_fo
     tokenizer = scorer.tokenizer
     for text, values in zip(texts, scorer.token_logprobs(texts), strict=True):
         expected = direct_logprobs(scorer.model, [tokenizer.bos_token_id, *tokenizer(text).input_ids])
-        np.testing.assert_allclose(values, expected, atol=1e-4)
+        np.testing.assert_allclose(values, expected, atol=1e-4)  # a shared start's cache: a token value moves ~5e-7
 
 
 

@@ -38,6 +38,8 @@ def test_pseudo_log_likelihood_masks_each_token_in_turn(original_pll_scorer: Mas
     expected = [direct_masked(model, ids, [p], [p], tokenizer.mask_token_id)[0] for p in range(1, len(ids) - 1)]
 
     (tokens,) = original_pll_scorer.token_logprobs([text])
+    # A tiny RoBERTa's float32 token values (~6 nats, ulp 5e-7), a batch of masked copies vs one pass each: an ulp
+    # or two a token, ~1e-5 over the ~7 summed.
     np.testing.assert_allclose(tokens, expected, atol=1e-4)
     assert original_pll_scorer.text_logprob([text])[0] == pytest.approx(sum(expected), abs=1e-4)
     assert original_pll_scorer.text_logprob([text], reduction="mean")[0] == pytest.approx(np.mean(expected), abs=1e-4)
@@ -66,13 +68,16 @@ def test_word_l2r_masks_the_later_pieces_of_the_word(masked_model: RobertaForMas
 
     (word_l2r,) = masked_scorer.token_logprobs([text])
     (original,) = original_pll_scorer.token_logprobs([text])
+    # wide weights: token values of 6-31 nats (ulp up to 1.9e-6) through large activations, batched vs alone
     np.testing.assert_allclose(word_l2r, expected, atol=1e-4)
     assert masked_scorer.pll == "word-l2r" and original_pll_scorer.pll == "original"
     # A word's last piece, and a word of one piece, are scored alike by both metrics; its other pieces are not.
     alike = [p - 1 for p, masked in masks.items() if masked == [p]]
     unlike = [p - 1 for p, masked in masks.items() if masked != [p]]
+    # The same masked copy at the same row of same-shaped batches: equal bit for bit (at 6-31 nats, 1e-6 is
+    # under an ulp, so the check is exact).
     np.testing.assert_allclose(word_l2r[alike], original[alike], atol=1e-6)
-    assert np.all(np.abs(word_l2r[unlike] - original[unlike]) > 1e-2)
+    assert np.all(np.abs(word_l2r[unlike] - original[unlike]) > 1e-2)  # masking moves these by 0.4 or more
 
 
 def test_an_unknown_pll_metric_is_refused(masked_scorer: MaskedLMScorer) -> None:
@@ -87,6 +92,8 @@ def test_a_long_text_scores_alike_in_batches_of_1_7_and_64(masked_scorer: Masked
     scores = [
         MaskedLMScorer.from_model(model, tokenizer, batch_size=size).token_logprobs([text])[0] for size in (1, 7, 64)
     ]
+    # Both: copies of one text (no padding) in batches of other sizes: a float32 token value (~6 nats) moves an ulp
+    # or two (5e-7).
     np.testing.assert_allclose(scores[1], scores[0], atol=1e-5)
     np.testing.assert_allclose(scores[2], scores[0], atol=1e-5)
 
@@ -100,6 +107,7 @@ def test_conditional_masks_only_the_continuation(original_pll_scorer: MaskedLMSc
     positions = [i for i, (a, b) in enumerate(encoded.offset_mapping) if b > len(context) and a < b]
     assert tokenizer.convert_ids_to_tokens(encoded.input_ids[positions[0]]) == "ĠThe"
     expected = sum(direct_masked(model, encoded.input_ids, [p], [p], tokenizer.mask_token_id)[0] for p in positions)
+    # float32 token values (~6 nats) batched vs one pass each, ~7 summed: ~1e-5 at most
     assert masked_scorer.conditional_logprob([context], [continuation])[0] == pytest.approx(expected, abs=1e-4)
 
 
@@ -117,12 +125,13 @@ def test_several_spans_masked_at_once(masked_scorer: MaskedLMScorer) -> None:
     expected = direct_masked(model, ids, subject + obj, obj, tokenizer.mask_token_id)
 
     (values,) = masked_scorer.masked_logprobs([text], [[(4, 10), (24, 27)]], [(24, 27)])
-    np.testing.assert_allclose(values, expected, atol=1e-4)
+    np.testing.assert_allclose(values, expected, atol=1e-4)  # a float32 token value (~6 nats): an ulp or two, 5e-7
 
 
 def test_batched_equals_unbatched(masked_scorer: MaskedLMScorer) -> None:
     one = MaskedLMScorer.from_model(masked_scorer.model, masked_scorer.tokenizer, batch_size=1)
     many = MaskedLMScorer.from_model(masked_scorer.model, masked_scorer.tokenizer, batch_size=7)
+    # Padded beside others or alone: ~7 float32 token values (~6 nats, ulp 5e-7) summed, ~1e-5 at most.
     np.testing.assert_allclose(
         many.conditional_logprob(CONTEXTS, CONTINUATIONS), one.conditional_logprob(CONTEXTS, CONTINUATIONS), atol=1e-4
     )
@@ -132,7 +141,7 @@ def test_batched_equals_unbatched(masked_scorer: MaskedLMScorer) -> None:
     for batched, alone in zip(
         many.masked_logprobs(texts, spans, scored), one.masked_logprobs(texts, spans, scored), strict=True
     ):
-        np.testing.assert_allclose(batched, alone, atol=1e-4)
+        np.testing.assert_allclose(batched, alone, atol=1e-4)  # a float32 token value: an ulp or two (5e-7)
 
 
 def test_bad_input_fails_with_a_clear_message(masked_scorer: MaskedLMScorer) -> None:
@@ -155,4 +164,5 @@ def test_a_bert_head_scores_only_the_masked_positions_alike(lm_folders: dict) ->
     tokenizer, model = scorer.tokenizer, scorer.model
     ids = tokenizer("the dog chase the cat .").input_ids
     expected = [direct_masked(model, ids, [p], [p], tokenizer.mask_token_id)[0] for p in range(1, len(ids) - 1)]
+    # the head on the scored positions vs the full logits: an ulp or two of ~3-nat float32 values (ulp 2.4e-7)
     np.testing.assert_allclose(scorer.token_logprobs(["the dog chase the cat ."])[0], expected, atol=1e-5)

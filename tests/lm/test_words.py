@@ -25,6 +25,7 @@ def test_word_starts_are_the_space_marked_items(causal_scorer: CausalLMScorer) -
 
 def test_a_tokenizer_with_a_space_token_takes_it_for_the_word_start(straddling_scorer: CausalLMScorer) -> None:
     # Its space is a token of its own, spelled with the space: it is what begins a word (as minicons reads it).
+    # exact: integer ids (approx only compares the arrays element by element)
     assert beginning_of_word_ids(straddling_scorer.tokenizer) == pytest.approx(
         [straddling_scorer.tokenizer.convert_tokens_to_ids(" ")]
     )
@@ -33,6 +34,7 @@ def test_a_tokenizer_with_a_space_token_takes_it_for_the_word_start(straddling_s
 def test_words_sum_to_the_text_without_the_correction(causal_scorer: CausalLMScorer) -> None:
     words = causal_scorer.word_logprobs(TEXTS, bow_correction=False)
     assert [list(scores.words) for scores in words] == [text.split() for text in TEXTS]
+    # the same float32 token values (same requests, same batches); only the float64 summation order differs (~1e-14)
     np.testing.assert_allclose([w.logprobs.sum() for w in words], causal_scorer.text_logprob(TEXTS), atol=1e-6)
 
 
@@ -43,8 +45,10 @@ def test_the_corrections_cancel_between_words(causal_scorer: CausalLMScorer) -> 
     bos = causal_scorer.tokenizer.bos_token_id
     for text, ours, theirs in zip(TEXTS, corrected, plain, strict=True):
         end = start_mass(causal_scorer, [bos, *causal_scorer.tokenizer(text).input_ids])
+        # float32 token values by log_softmax vs by gather - logsumexp (an ulp apart, 5e-7 at ~6 nats; ~14 tokens),
+        # and the end mass from one plain pass: ~1e-5 at most
         assert ours.logprobs.sum() == pytest.approx(theirs.logprobs.sum() + end, abs=1e-4)
-        assert np.abs(ours.logprobs - theirs.logprobs).max() > 1e-3  # and each word moves
+        assert np.abs(ours.logprobs - theirs.logprobs).max() > 1e-3  # and each word moves (by ~2.6 nats here)
 
 
 def test_a_continuations_first_word_is_divided_by_the_start_mass(causal_scorer: CausalLMScorer) -> None:
@@ -55,12 +59,14 @@ def test_a_continuations_first_word_is_divided_by_the_start_mass(causal_scorer: 
     ids = [bos, *tokenizer(f"{context} {continuation}").input_ids]
     before = start_mass(causal_scorer, [bos, *tokenizer(context).input_ids])
     tokens = causal_scorer.conditional_logprob([context], [continuation])[0]
+    # float32 values (~6 nats, ulp 5e-7) by two formulas and two batchings, ~7 tokens and two masses: ~1e-5 at most
     assert words.logprobs.sum() == pytest.approx(tokens - before + start_mass(causal_scorer, ids), abs=1e-4)
 
 
 def test_masked_words_sum_their_pieces(masked_scorer: MaskedLMScorer) -> None:
     words = masked_scorer.word_logprobs(TEXTS)
     assert [list(scores.words) for scores in words] == [text.split() for text in TEXTS]
+    # the same float32 token values (same masked copies, same batches); only the float64 summation order differs
     np.testing.assert_allclose([w.logprobs.sum() for w in words], masked_scorer.text_logprob(TEXTS), atol=1e-6)
     (scores,) = masked_scorer.conditional_word_logprobs(["John owns a dog."], ["The dog is cute."])
     assert scores.words == ("The", "dog", "is", "cute.")

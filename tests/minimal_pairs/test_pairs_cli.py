@@ -137,6 +137,7 @@ def test_several_lms_give_one_report_equal_to_their_single_runs(tmp_path: Path, 
         totals: dict[str, float] = {}
         for row in tokens:
             totals[row["id"]] = totals.get(row["id"], 0.0) + float(row["logprob"])
+        # the same batches in both runs, written by repr: only the float64 summation order differs (~1e-14)
         assert totals == pytest.approx(read_scores(tmp_path / f"{name}.csv"), abs=1e-9)
     assert both["by_lm"][masked]["pll"] == "word-l2r" and both["by_lm"][causal]["pll"] is None
 
@@ -151,6 +152,7 @@ def test_word_units_sum_the_tokens_of_each_word(tmp_path: Path, lm_folders: dict
     first = [row["piece"] for row in words if row["id"] == "anaphor_gender_agreement_1_good"]
     assert first == ["Katherine", "can't", "help", "herself."]
     # This tokenizer marks no word start, so word scores are plain sums: the texts' scores do not move.
+    # the same token values (same requests, same batches), summed by word then text vs by text: float64, ~1e-15
     assert read_scores(tmp_path / "word_scores.csv") == pytest.approx(read_scores(tmp_path / "token_scores.csv"))
     summary = json.loads((tmp_path / "w" / "summary.json").read_text())
     assert (summary["unit"], summary["bow_correction"]) == ("word", False)

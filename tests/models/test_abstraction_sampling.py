@@ -37,4 +37,5 @@ def test_exact_draws_with_a_fixed_seed() -> None:
 
 
 def test_every_cell_is_included_equally_often() -> None:
+    # A frequency over 20,000 draws has standard error sqrt(3/11 * 8/11 / 20000) = 0.0032: 0.015 is ~5 of them.
     assert _frequencies(3, 20_000) == pytest.approx(np.full(11, 3 / 11), abs=0.015)

@@ -51,6 +51,7 @@ def test_evaluate_writes_the_auc_of_every_selected_half(checkpoint: str, tmp_pat
     scores = load_trained(checkpoint).score([event.triple for event in events])
     (figure,) = metrics["figures"]  # one half, one figure: its AUC with the interval and the events it pools
     assert (figure["benchmark"], figure["split"], figure["group"], figure["figure"]) == ("pep3k", "valid", "all", "auc")
+    # metrics.json rounds to 6 decimals; the scores are the same (the same distinct triples, the same batches)
     assert figure["value"] == pytest.approx(roc_auc([e.label for e in events], scores), abs=1e-6)
     assert figure["low"] < figure["value"] < figure["high"] and figure["n"] == len(events)
     assert metrics["model"]["spec"] == checkpoint and metrics["plausibility_version"]
@@ -95,6 +96,7 @@ def test_score_command_on_a_checkpoint_is_stable_and_equals_the_model(
     first, second = (pd.read_csv(output, sep="\t") for output in outputs)
     assert first["score"].tolist() == second["score"].tolist()
     direct = load_trained(checkpoint).score([Triple("person", "breathe", "air"), Triple("rock", "eat", "sandwich")])
+    # the same two triples in one batch both ways; the TSV holds repr, read back within an ulp
     np.testing.assert_allclose(first["score"], direct, rtol=1e-6)
     assert main(["score", "person", "breathe", "air", "--model", checkpoint]) == 0
     assert f"{direct[0]:.4f}" in capsys.readouterr().out

@@ -75,8 +75,8 @@ def test_synset_embeddings_start_as_the_mean_of_their_lemma_sub_tokens(roberta_b
     net.add_synset_tokens([ANIMAL, LIVING_THING])
     words = net.encoder.get_input_embeddings().weight
     expected = (words[_vocab_id(net, "living")] + words[_vocab_id(net, "thing")]) / 2
-    torch.testing.assert_close(net.synset_embeddings.weight[1], expected)
-    torch.testing.assert_close(net.synset_embeddings.weight[0], words[_vocab_id(net, "animal")])
+    torch.testing.assert_close(net.synset_embeddings.weight[1], expected)  # float32 mean of two rows: an ulp at most
+    torch.testing.assert_close(net.synset_embeddings.weight[0], words[_vocab_id(net, "animal")])  # exact: one row
     assert net.synset_index == {"animal.n.01": 0, "living_thing.n.01": 1}
     assert net.y_positions.table.weight[0].abs().sum() == 0  # ordinary tokens get no y-term
 
@@ -86,8 +86,9 @@ def test_concept_inject_without_chains_equals_the_plain_classifier(backbone: str
     net = ConceptInjectClassifier(backbone=backbone).eval()
     features = net.featurize_chains(EVENTS, [((), ())] * len(EVENTS))
     plain = TripleClassifier.featurize(net, EVENTS)
-    torch.testing.assert_close(features["input_ids"], plain["input_ids"])
+    torch.testing.assert_close(features["input_ids"], plain["input_ids"])  # exact: integer ids
     with torch.no_grad():
+        # the same float32 ops (a zero row added): equal, within assert_close's float32 default (rtol 1.3e-6)
         torch.testing.assert_close(net(**features), TripleClassifier.forward(net, **plain))
 
 
@@ -102,7 +103,8 @@ def test_net_scorer_batched_equals_unbatched(backbone: str) -> None:
     scorer = NetScorer(TripleClassifier(backbone=backbone), batch_size=2)
     together = scorer.score(EVENTS)
     alone = [NetScorer(scorer.net, batch_size=1).score([event])[0] for event in EVENTS]
-    assert together.tolist() == pytest.approx(alone, abs=1e-5)
+    assert together.tolist() == pytest.approx(alone, abs=1e-5)  # padded or not: a float32 logit moves a few ulps
+    # float64 expit vs the written formula in torch: an ulp or two
     assert scorer.to_probability(together) == pytest.approx(1 / (1 + torch.exp(-torch.tensor(together))).numpy())
 
 
@@ -117,7 +119,7 @@ def test_a_decoder_is_read_at_each_events_last_token(decoder_backbone: str) -> N
     # padding after the shorter event changes nothing: batched equals unbatched
     scorer = NetScorer(net, batch_size=2)
     alone = [NetScorer(net, batch_size=1).score([event])[0] for event in events]
-    assert scorer.score(events).tolist() == pytest.approx(alone, abs=1e-5)
+    assert scorer.score(events).tolist() == pytest.approx(alone, abs=1e-5)  # float32 logits: a few ulps apart
 
 
 def test_mean_pooling_averages_each_events_real_tokens_only(bert_backbone: str) -> None:
@@ -128,10 +130,11 @@ def test_mean_pooling_averages_each_events_real_tokens_only(bert_backbone: str) 
     assert lengths[0] < lengths[1]  # the first event is padded
     hidden = net.encoder(**features).last_hidden_state
     expected = torch.stack([hidden[row, :length].mean(dim=0) for row, length in enumerate(lengths)])
+    # a masked float32 sum over the length vs torch's mean: a few ulps, within assert_close's float32 default
     torch.testing.assert_close(net.pooled(hidden, features["attention_mask"]), expected)
     scorer = NetScorer(net, batch_size=2)
     alone = [NetScorer(net, batch_size=1).score([event])[0] for event in events]
-    assert scorer.score(events).tolist() == pytest.approx(alone, abs=1e-5)
+    assert scorer.score(events).tolist() == pytest.approx(alone, abs=1e-5)  # padded or not: float32, a few ulps
 
 
 def test_trainable_layers_freezes_the_embeddings_and_the_lower_blocks(decoder_backbone: str) -> None:
@@ -177,5 +180,6 @@ def test_concept_inject_reads_a_grid_cell_through_its_own_senses(roberta_backbon
     with torch.inference_mode():
         expected = net.eval()(**net.featurize_chains([cell.triple], chains)).item()
         guessed = net(**net.featurize([cell.triple])).item()  # the words alone: beast.n.09's chain
+    # the same one-cell batch through the same net: equal (a logit near 1.1 has ulp 2.4e-7)
     assert scorer.score_abstractions([cell])[0] == pytest.approx(expected, abs=1e-6)
-    assert abs(expected - guessed) > 1e-6
+    assert abs(expected - guessed) > 1e-6  # the other chain moves the logit by ~1e-3, rounding by an ulp

@@ -69,9 +69,11 @@ def test_checkpoint_round_trip_gives_identical_scores(
     trained = trained_scorer(cli.model.net, cli.model.lexicon, cli.model.abstractions, cli.model.eval_batch_size)
     loaded = load_trained(str(checkpoint))
     assert type(loaded) is type(trained)
+    # the saved weights, the same batches: equal (1e-6 is a few ulps of a logit near 1)
     assert loaded.score(EVENTS).tolist() == pytest.approx(trained.score(EVENTS).tolist(), abs=1e-6)
     assert (tmp_path / "runs").is_dir() and any(tmp_path.glob("runs/*/logs/version_0/metrics.csv"))
     logged = {name: float(value) for name, value in cli.trainer.callback_metrics.items()}
+    # Lightning keeps logged values as float32 tensors: each rounded to ~6e-8 relative
     assert logged["val/auc"] == pytest.approx((logged["val/auc_pep3k"] + logged["val/auc_20q"]) / 2)
 
 
@@ -107,7 +109,7 @@ def test_resuming_from_last_checkpoint_continues_the_schedule(
     scheduler = resumed.trainer.lr_scheduler_configs[0].scheduler
     assert scheduler.last_epoch == 4
     # LinearLR warm-up from the config: lr 1e-4, start factor 0.01, 100 steps; four steps taken in all.
-    assert scheduler.get_last_lr()[0] == pytest.approx(1e-4 * (0.01 + 0.99 * 4 / 100))
+    assert scheduler.get_last_lr()[0] == pytest.approx(1e-4 * (0.01 + 0.99 * 4 / 100))  # float64, stepwise: ulps
 
 
 @pytest.mark.slow
@@ -223,7 +225,7 @@ def test_a_linear_decay_reaches_zero_at_max_steps(
         trainer_defaults={"callbacks": [rates]},
     )
     # lr 1e-4; warm-up from 1% over 2 steps, then 1 - (step - 2) / 4: zero once the 6th step is taken
-    assert rates.rates == pytest.approx([1e-6, 5.05e-5, 1e-4, 7.5e-5, 5e-5, 2.5e-5], rel=1e-9)
+    assert rates.rates == pytest.approx([1e-6, 5.05e-5, 1e-4, 7.5e-5, 5e-5, 2.5e-5], rel=1e-9)  # float64: ulps
     assert cli.trainer.optimizers[0].param_groups[0]["lr"] == 0.0
 
 

@@ -38,6 +38,7 @@ def test_batch_scores_equal_single_scores_and_keep_order_and_columns(tmp_path: P
     singles = [
         score_triples(scorer, [Triple(s, v, o)])["score"][0] for s, v, o in scored[["subject", "verb", "object"]].values
     ]
+    # Both exact: the n-gram's float64 formula is elementwise, so batches change nothing; Parquet keeps float64.
     np.testing.assert_allclose(scored["score"], singles)
     np.testing.assert_allclose(scored["probability"], scorer.to_probability(np.asarray(singles)))
 

@@ -26,6 +26,7 @@ def test_explanation_is_the_argmax_of_the_grid(ngram) -> None:  # noqa: ANN001
     probabilities = ngram.to_probability(ngram.score(cells))
     explanation = explain(ngram, [event], top=3)[0]
     assert explanation.best.triple == cells[int(np.argmax(probabilities))]
+    # Both exact: the n-gram's elementwise float64 on the same cells, whatever the batch.
     assert explanation.best_probability == pytest.approx(probabilities.max())
     assert explanation.probability == pytest.approx(probabilities[cells.index(event)])
     assert [p for _, p in explanation.top] == sorted(probabilities, reverse=True)[:3]
@@ -35,6 +36,7 @@ def test_concept_max_score_matches_its_explanation(ngram) -> None:  # noqa: ANN0
     wrapped = ConceptMax(ngram, grid_source(ngram)[1])
     events = [Triple("dentist", "eat", "apple"), Triple("dog", "chase", "cat")]
     explained = explain(wrapped, events)
+    # exact: exp of the grid's largest log score is the largest of their exps
     np.testing.assert_allclose(wrapped.to_probability(wrapped.score(events)), [e.best_probability for e in explained])
 
 
@@ -89,7 +91,7 @@ def test_min_depth_lays_the_grid_out_from_deeper_hypernyms_only(ngram) -> None: 
     deep_concepts = {concept for cell, _ in deep.top for concept in (cell.subject, cell.object)}
     assert all(concept.depth >= 8 or concept.text in ("dentist", "apple") for concept in deep_concepts)
     assert {cell for cell, _ in deep.top} < {cell for cell, _ in shallow.top}
-    assert deep.probability == pytest.approx(shallow.probability)  # the event itself is scored the same
+    assert deep.probability == pytest.approx(shallow.probability)  # the event itself is scored the same (exactly)
 
 
 def test_a_concept_max_at_another_min_depth_scores_what_its_explanation_says(ngram) -> None:  # noqa: ANN001
@@ -100,6 +102,7 @@ def test_a_concept_max_at_another_min_depth_scores_what_its_explanation_says(ngr
     deep = at_min_depth(wrapped, 8)
     assert deep.lexicon.min_depth == 8 and at_min_depth(ngram, 8) is ngram and at_min_depth(wrapped, None) is wrapped
     best = explain(deep, [event])[0].best_probability
+    # Both exact: exp of the largest log score of the same depth-8 grid, scored elementwise alike.
     assert deep.to_probability(deep.score([event]))[0] == pytest.approx(best)
     assert best == pytest.approx(explain(ngram, [event], min_depth=8)[0].best_probability)
 

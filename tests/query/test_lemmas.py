@@ -86,4 +86,4 @@ def test_score_table_without_lemmas_scores_the_words_as_given(ngram_spec: str, t
     score_table(TripleColumns(build_scorer(ngram_spec)), source, tmp_path / "out.csv", progress=False)
     scored = pd.read_csv(tmp_path / "out.csv")
     expected = build_scorer(ngram_spec).score([Triple("persons", "eat", "bread")])
-    assert scored["score"].tolist() == pytest.approx(expected.tolist())
+    assert scored["score"].tolist() == pytest.approx(expected.tolist())  # CSV: repr, read back within an ulp

@@ -56,19 +56,20 @@ def test_platt_parameters_match_the_ones_computed_by_hand() -> None:
     scores = [-1.0] * 4 + [1.0] * 4
     labels = [0, 0, 0, 1, 1, 1, 1, 0]
     fitted = fit_platt(scores, labels, "hand-made")
+    # These four: lbfgs stops at a gradient below tol=1e-10, within ~1e-9 of the exact optimum.
     assert fitted.slope == pytest.approx(math.log(3), abs=1e-6)
     assert fitted.intercept == pytest.approx(0.0, abs=1e-6)
     assert fitted.crossing == pytest.approx(0.0, abs=1e-6)
     assert fitted.probability(np.array([-1.0, 0.0, 1.0])) == pytest.approx([0.25, 0.5, 0.75], abs=1e-6)
-    # both bins hold exactly their rate
+    # both bins hold exactly their rate (up to the fit's ~1e-9)
     assert expected_calibration_error(labels, fitted.probability(np.array(scores))) == pytest.approx(0.0, abs=1e-6)
 
 
 def test_a_shifted_scale_moves_the_crossing_with_it() -> None:
     # The same set shifted by -30 (a log score) crosses 0.5 at -30: the fit is on the raw scale.
     fitted = fit_platt([-31.0] * 4 + [-29.0] * 4, [0, 0, 0, 1, 1, 1, 1, 0], "shifted")
-    assert fitted.crossing == pytest.approx(-30.0, abs=1e-5)
-    assert fitted.slope == pytest.approx(math.log(3), abs=1e-6)
+    assert fitted.crossing == pytest.approx(-30.0, abs=1e-5)  # the fit's ~1e-9, mapped back from a centre of -30
+    assert fitted.slope == pytest.approx(math.log(3), abs=1e-6)  # lbfgs to tol=1e-10: ~1e-9
 
 
 def test_calibrated_scores_keep_order_auc_and_range() -> None:
@@ -92,7 +93,7 @@ def test_ece_is_the_weighted_gap_of_calibration_curve_bins() -> None:
     truth, predicted = calibration_curve(labels, probabilities, n_bins=10)
     counts = np.bincount(np.searchsorted(np.linspace(0, 1, 11)[1:-1], probabilities), minlength=10)
     expected = float(np.sum(counts[counts > 0] / 500 * np.abs(truth - predicted)))
-    assert expected_calibration_error(labels, probabilities) == pytest.approx(expected, abs=1e-12)
+    assert expected_calibration_error(labels, probabilities) == pytest.approx(expected, abs=1e-12)  # float64 bin sums
     assert expected_calibration_error([1, 0], [1.0, 0.0]) == 0.0
     assert expected_calibration_error([1, 1], [0.0, 0.0]) == 1.0
 
@@ -126,6 +127,7 @@ def test_calibrated_scorer_changes_probabilities_only(tmp_path: Path) -> None:
     assert type(wrapped) is CalibratedScorer
     events = [Triple("dog", "eat", "bone"), Triple("dentist", "breathe", "helium")]
     assert wrapped.score(events).tolist() == inner.score(events).tolist()
+    # float64: slope * crossing + intercept cancels to ~1e-14, so 0.5 within ~1e-14
     assert wrapped.to_probability(np.array([fitted.crossing])) == pytest.approx([0.5])
     assert wrapped.probability_mapping == (
         "Platt-calibrated on training pairs (50 attested events against their pseudo-negatives)"
@@ -140,6 +142,7 @@ def test_calibrated_scorer_changes_probabilities_only(tmp_path: Path) -> None:
 def test_a_scorer_that_can_leave_events_out_is_fitted_on_its_held_out_scores() -> None:
     in_sample = fit_calibration(WordLengthScorer(), PAIRS, 50)
     held_out = fit_calibration(HalvedWhenHeldOut(), PAIRS, 50)
+    # Both exact in fact: halving the scores halves their mean and spread exactly, so the standardised fit is the same.
     assert held_out.slope == pytest.approx(2 * in_sample.slope)
     assert held_out.intercept == pytest.approx(in_sample.intercept)
     assert held_out.fitted_on == in_sample.fitted_on + ", each event left out of any counts it is scored from"
@@ -158,7 +161,7 @@ def test_concept_max_stays_concept_max_around_the_calibrated_scorer() -> None:
     wrapped = calibrate(ConceptMax(WordLengthScorer(), lexicon, memory=7), fitted)
     assert isinstance(wrapped, ConceptMax) and isinstance(wrapped.searched, CalibratedScorer)
     assert (wrapped.lexicon, wrapped.memory) == (lexicon, 7)
-    assert wrapped.to_probability(np.array([-0.5])) == pytest.approx([0.5])
+    assert wrapped.to_probability(np.array([-0.5])) == pytest.approx([0.5])  # exact: 2 * -0.5 + 1 is 0
 
 
 def test_a_broken_calibration_file_is_refused(tmp_path: Path) -> None:
@@ -186,6 +189,7 @@ def test_every_spec_is_calibrated_once_and_reads_the_fit_back(tmp_path: Path, mo
     assert scorer.score(events).tolist() == own.score(events).tolist()
     assert scorer.calibration.n == 2000 and scorer.calibration.fitted_on.startswith("1000 of the ")
     assert scorer.calibration.slope > 0
+    # exact: the same scores (equal above) through the same float64 map
     np.testing.assert_allclose(
         scorer.to_probability(scorer.score(events)), scorer.calibration.probability(own.score(events))
     )
@@ -249,7 +253,7 @@ def test_a_held_out_fit_is_cached_apart_from_an_in_sample_one(tmp_path: Path, mo
     same = parse_spec(f"ngram:{PAIRS}")
     in_sample = calibration_for(same, WordLengthScorer())
     held_out = calibration_for(same, HalvedWhenHeldOut())
-    assert held_out.slope == pytest.approx(2 * in_sample.slope)
+    assert held_out.slope == pytest.approx(2 * in_sample.slope)  # exact in fact: halved scores, the same fit
     assert len(list((tmp_path / "cache" / "calibration").iterdir())) == 2
 
 

@@ -38,7 +38,9 @@ def test_the_score_is_the_mean_of_the_members_log_odds(fixtures: Path) -> None:
 
     own = ngram.score(EVENTS)
     expected = ((2.0 * own + 1.0) + (0.5 * own - 3.0)) / 2
+    # float64 sigmoid, then logit, of negative log-odds: they come back to ~1e-15 relative
     np.testing.assert_allclose(ensemble.score(EVENTS), expected, rtol=1e-9)
+    # float64 expit vs the written formula: a few ulps
     np.testing.assert_allclose(ensemble.to_probability(ensemble.score(EVENTS)), 1 / (1 + np.exp(-expected)))
     assert ensemble.probability_mapping == "sigmoid of the mean calibrated log-odds of a, b"
 
@@ -50,9 +52,10 @@ def test_weights_share_the_mean_and_print_in_the_mapping(fixtures: Path) -> None
     ensemble = EnsembleScorer(members, ["a", "b"], [3.0, 1.0])
 
     own = ngram.score(EVENTS)
+    # float64 sigmoid, then logit, of negative log-odds: they come back to ~1e-15 relative
     np.testing.assert_allclose(ensemble.score(EVENTS), (3 * (2.0 * own + 1.0) + (0.5 * own - 3.0)) / 4, rtol=1e-9)
     assert ensemble.probability_mapping == "sigmoid of the weighted mean calibrated log-odds of a (0.75), b (0.25)"
-    # weights count up to a common factor
+    # weights count up to a common factor (exact: 6/8, 2/8 and 3/4, 1/4 are the same binary fractions)
     np.testing.assert_allclose(EnsembleScorer(members, ["a", "b"], [6, 2]).score(EVENTS), ensemble.score(EVENTS))
 
 
@@ -64,7 +67,7 @@ def test_held_out_scores_leave_events_out_of_the_members_that_counted_them(fixtu
     left_out = ngram.held_out_score(EVENTS)
     assert left_out[0] < ngram.score(EVENTS)[0]  # dog chase cat is counted
     expected = (3 * (2.0 * left_out + 1.0) + (0.5 * left_out - 3.0)) / 4
-    np.testing.assert_allclose(ensemble.held_out_score(EVENTS), expected, rtol=1e-9)
+    np.testing.assert_allclose(ensemble.held_out_score(EVENTS), expected, rtol=1e-9)  # float64 sigmoid-logit trip
 
 
 def test_a_weighted_spec_parses_prints_back_and_ships_under_a_portable_name(fixtures: Path) -> None:
@@ -82,8 +85,9 @@ def test_a_weighted_spec_parses_prints_back_and_ships_under_a_portable_name(fixt
 def test_a_weighted_spec_builds_a_weighted_ensemble(triples: Path) -> None:
     scorer = build_scorer(f"uncalibrated:ensemble:3*ngram:{triples}+resnik:{triples}")
     assert isinstance(scorer, EnsembleScorer)
-    np.testing.assert_allclose(scorer.weights, [0.75, 0.25])
+    np.testing.assert_allclose(scorer.weights, [0.75, 0.25])  # exact: 3/4 and 1/4 are binary fractions
     log_odds = scorer.member_log_odds(EVENTS)
+    # float64 dot product vs the written sum: an ulp or two
     np.testing.assert_allclose(scorer.score(EVENTS), 0.75 * log_odds[0] + 0.25 * log_odds[1])
 
 
@@ -115,7 +119,7 @@ def test_a_spec_builds_every_member_calibrated_and_prints_back(triples: Path) ->
     )
     raw = build_scorer(f"uncalibrated:{text}")
     assert isinstance(raw, EnsembleScorer)
-    np.testing.assert_allclose(raw.score(EVENTS), scorer.score(EVENTS))
+    np.testing.assert_allclose(raw.score(EVENTS), scorer.score(EVENTS))  # the same members, fits and float64 ops
 
 
 def test_a_conceptmax_member_wraps_only_its_own_part(fixtures: Path) -> None:

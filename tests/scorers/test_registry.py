@@ -93,9 +93,11 @@ def test_members_reading_one_net_share_its_forward_passes(
     # every triple went through the net once: the events for `event:`, then only the other cells of their grids
     assert set(events) <= set(featurized) and len(featurized) == len(set(featurized)) > len(events)
     alone = build_scorer(f"uncalibrated:event:{path}").score(events), build_scorer(f"uncalibrated:{path}").score(events)
-    np.testing.assert_allclose(shared[0], alone[0], atol=1e-6)
-    np.testing.assert_allclose(shared[1], alone[1], atol=1e-6)
-    np.testing.assert_allclose(shared[2], alone[1][:1], atol=1e-6)
+    np.testing.assert_allclose(shared[0], alone[0], atol=1e-6)  # the same two events in one batch both ways: equal
+    # The grids' cells run without the events (already scored) vs with them: other batches, so float32 padding
+    # noise of a few ulps in a logit near -1.1 (ulp 2.4e-7), as for the maximum above.
+    np.testing.assert_allclose(shared[1], alone[1], atol=1e-5)
+    np.testing.assert_allclose(shared[2], alone[1][:1], atol=1e-5)
 
 
 def test_bare_shipped_names_load_the_folders_under_data_models(
@@ -111,6 +113,7 @@ def test_bare_shipped_names_load_the_folders_under_data_models(
         export_model(checkpoints[source].path, tmp_path / "models" / name, evaluate=False, calibration_pairs=0)
     roberta = build_scorer("roberta")
     assert type(uncalibrated(roberta)) is NetScorer
+    # fp16 weights (rounded by up to 2^-11 relative) move this tiny net's logits by ~3e-5
     assert np.max(np.abs(roberta.score(TRIPLES) - checkpoints["classifier"].scores)) < 1e-3
     assert type(build_scorer("conceptmax")) is ConceptMax
     assert type(build_scorer("conceptmax:roberta")) is ConceptMax  # the wrapper, around the shipped folder
@@ -130,10 +133,11 @@ def test_bfloat16_scores_within_a_tolerance_of_float32(
         assert uncalibrated(full).lm.model.dtype == torch.float32
         low, high = half.score(TRIPLES), full.score(TRIPLES)
         assert not np.array_equal(low, high)  # computed in bfloat16 indeed
-        np.testing.assert_allclose(low, high, rtol=0, atol=0.01)
+        np.testing.assert_allclose(low, high, rtol=0, atol=0.01)  # bfloat16 (2^-8) moves these scores ~2e-3
     spec = f"conceptmax:{checkpoints['classifier'].path}"
     half = build_scorer(spec, dtype="bfloat16")  # the wrapper hands its options to the scorer it wraps
     assert uncalibrated(half).searched.net.head.weight.dtype == torch.bfloat16
+    # bfloat16 weights (2^-8 relative) move the tiny classifier's logits, and so their maximum, by ~2e-3
     np.testing.assert_allclose(half.score(TRIPLES), build_scorer(spec).score(TRIPLES), rtol=0, atol=0.02)
 
 
@@ -141,10 +145,12 @@ def test_the_batch_size_does_not_change_scores(lm_folders: dict[str, Path], chec
     for spec in (f"zero-shot:{lm_folders['causal']}", f"zero-shot:{lm_folders['masked']}"):
         one = build_scorer(spec, batch_size=1)
         assert uncalibrated(one).lm.batch_size == 1
+        # batches of 1 vs 64: up to three float32 sums of ~5 token values (~3 nats, ulp 2.4e-7) each, ~5e-6 at most
         np.testing.assert_allclose(one.score(TRIPLES), build_scorer(spec, batch_size=64).score(TRIPLES), atol=1e-5)
     path = str(checkpoints["concept_inject"].path)
     one = build_scorer(path, batch_size=1)
     assert uncalibrated(one).batch_size == 1
+    # batches of 1 vs the saved 16: padding moves a float32 logit near -1.1 by a few ulps (2.4e-7)
     np.testing.assert_allclose(one.score(TRIPLES), checkpoints["concept_inject"].scores, atol=1e-5)
 
 
