@@ -3,7 +3,8 @@
 Runs `plausibility evaluate` once per model on `pap` (its test set), on `plain` and on `reversals` (both halves
 of each), into `OUTPUT/<model>/`, `OUTPUT/plain_<model>/` and `OUTPUT/rev_<model>/`; a model whose metrics are
 already there is not run again. Then prints the tables of the README: the figures over all events, accuracy at .5 per
-plain kind (test half), and PAP's AUC per abstractness combination.
+plain kind (test half), PAP's AUC per abstractness combination, and the best accuracy any threshold on a model's
+score reaches on the plain valid half (chosen on that half itself): what a recalibration could do at most.
 
     python experiments/judgement_benchmarks/run.py [--output outputs/judgement_benchmarks]
 """
@@ -13,6 +14,8 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pandas as pd
 
 MODELS = ["default", "conceptmax", "roberta", "event:conceptmax", "zero-shot:@pmi-passive", "ngram"]
 KINDS = ["animacy", "physical", "role_reversal", "instrument_material", "typical", "atypical"]
@@ -25,7 +28,8 @@ def folder_name(model: str) -> str:
 def evaluate(model: str, benchmarks: str, folder: Path) -> list[dict]:
     if not (folder / "metrics.json").is_file():
         command = [str(Path(sys.executable).with_name("plausibility")), "-q", "evaluate", "--model", model]
-        subprocess.run([*command, "--benchmarks", benchmarks, "--output", str(folder)], check=True)
+        command += ["--benchmarks", benchmarks, "--output", str(folder), "--dump-scores", str(folder / "scores.tsv")]
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     figures = json.loads((folder / "metrics.json").read_text())["figures"]
     return [figure for figure in figures if figure["benchmark"] in benchmarks.split(",")]
 
@@ -81,6 +85,18 @@ def main() -> None:
         n = next(f["n"] for f in judged["default"] if f["group"] == group and f["figure"] == "auc")
         cells = [shown(judged[m], "pap", "test", group, "auc", False) for m in MODELS]
         print(f"| {group.split('=')[1]} | {n} | " + " | ".join(cells) + " |")
+    print("\nBest accuracy of one threshold on the score, plain valid half (chosen on it):\n")
+    for m in MODELS:
+        best = best_threshold_accuracy(args.output / f"plain_{folder_name(m)}" / "scores.tsv")
+        print(f"- `{m}`: {best:.3f}")
+
+
+def best_threshold_accuracy(scores: Path) -> float:
+    """The highest share of the plain valid half that one threshold on the score puts on the right side."""
+    table = pd.read_csv(scores, sep="\t")
+    table = table[(table["benchmark"] == "plain") & (table["split"] == "valid")]
+    labels = table["label"].to_numpy() == 1
+    return max(float(((table["score"].to_numpy() > cut) == labels).mean()) for cut in table["score"])
 
 
 if __name__ == "__main__":

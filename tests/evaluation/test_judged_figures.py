@@ -4,6 +4,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy.stats import pearsonr, spearmanr
 
@@ -116,6 +117,8 @@ def test_evaluate_runs_files_beside_the_benchmarks_in_one_table(
     dumped = (tmp_path / "scores.tsv").read_text().splitlines()
     assert len(dumped) == 1 + 1531 + 6 + 5 + 6
     assert dumped[-7].endswith("\tperson,thing")  # rated.csv's partial events name their fillers
+    table = pd.read_csv(tmp_path / "scores.tsv", sep="\t")
+    assert table["score"].dtype == np.float64  # a number a reader parses, written to round-trip float64
     assert "| labelled | all | relation=food | auc |" in (tmp_path / "out" / "metrics.md").read_text()
     assert "relation" in capsys.readouterr().out
 

@@ -85,4 +85,4 @@ def write_judged_scores(scored: Sequence[tuple[JudgedSet, np.ndarray]], fillers:
     joined = pd.concat(frames, ignore_index=True)
     first = ["benchmark", "split", "subject", "verb", "object"]
     joined = joined[[*first, *(c for c in joined.columns if c not in (*first, "score", "fillers")), "score", "fillers"]]
-    atomic_write(path, lambda handle: joined.to_csv(handle, sep="\t", index=False, float_format="%r"))
+    atomic_write(path, lambda handle: joined.to_csv(handle, sep="\t", index=False, float_format="%.17g"))
