@@ -307,6 +307,6 @@ def test_the_default_model_answers_as_score_json_and_shows_its_card(capsys: pyte
     assert set(default["card"]["test_auc"]) == {"pep3k", "20q"}
     assert alone == [_printed(capsys, "score", *event, "--json") for event in EVENTS[:2]]
     # Scored beside another event, the LM's batch is padded and multiplied by other kernels: float32 rounding moves
-    # a probability by up to ~1e-6 (at most 9e-7 over 200 Pep-3k events on one and two threads, bench/batch_noise.py),
-    # so allow ten times that, as docs/serve.md says.
-    assert [r["probability"] for r in together] == pytest.approx([r["probability"] for r in alone], abs=1e-5)
+    # a probability by up to ~1e-5 (at most 4.5e-6 beside one other over 200 Pep-3k events, on one thread and on two,
+    # bench/batch_noise.py), so allow ten times the most measured, as docs/serve.md says.
+    assert [r["probability"] for r in together] == pytest.approx([r["probability"] for r in alone], abs=5e-5)
