@@ -216,3 +216,25 @@ def test_reversal_accuracy_orders_each_event_against_its_own_reversal(tmp_path: 
     # r1: 1.0 ties 1.0 (one half); r2: 0.0 below 0.5 (wrong); the unpaired events count for the AUC only
     assert figures[("all", "reversal_accuracy")].value == pytest.approx(0.25)  # exact: the mean of 0.5 and 0
     assert figures[("all", "reversal_accuracy")].n == 2 and figures[("all", "auc")].n == 6
+
+
+def test_evaluate_reads_a_file_of_agreed_labels_and_reversals_and_names_their_figures(
+    fixtures: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    import json
+    import logging
+
+    from plausibility.cli import main
+
+    data = tmp_path / "mine.tsv"
+    rows = ["dog chase cat 1 1 r1", "cat chase dog 0 0 r1", "person eat apple 1 - -", "stone eat apple 0 0 -"]
+    lines = ["subject\tverb\tobject\tlabel\tagreed_label\treversal_of"]
+    lines += ["\t".join("" if word == "-" else word for word in row.split(" ")) for row in rows]
+    data.write_text("\n".join(lines) + "\n")
+    spec = f"ngram:{fixtures / 'ngram_triples.tsv'}"
+    with caplog.at_level(logging.INFO):
+        arguments = ["evaluate", "--model", spec, "--benchmarks", "none", "--data", str(data)]
+        assert main([*arguments, "--output", str(tmp_path / "out")]) == 0
+    figures = json.loads((tmp_path / "out" / "metrics.json").read_text())["figures"]
+    assert [f["figure"] for f in figures] == ["auc", "reversal_accuracy", "auc_agreed", "unsure"]
+    assert "read as AUC, reversal accuracy, AUC on agreed labels" in caplog.text

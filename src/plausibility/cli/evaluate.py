@@ -33,6 +33,16 @@ and metrics.md (figures, 95% intervals, counts).
 """
 
 
+# How the log names what each kind of judgement is read as.
+_FIGURES_OF = {
+    "label": "AUC",
+    "rating": "Spearman, Pearson",
+    "pairs": "pairwise accuracy",
+    "agreed_label": "AUC on agreed labels",
+    "reversals": "reversal accuracy",
+}
+
+
 def _choices(kind: str, known: tuple[str, ...]) -> "argparse._ActionType":
     def parse(value: str) -> list[str]:
         names = [name.strip() for name in value.split(",") if name.strip()]
@@ -116,9 +126,7 @@ def run(args: argparse.Namespace) -> int:
     check_by(sets, args.by)
     for judged in sets:
         if judged.split == "all":
-            kinds = ", ".join(
-                {"label": "AUC", "rating": "Spearman, Pearson", "pairs": "pairwise accuracy"}[k] for k in judged.kinds
-            )
+            kinds = ", ".join(_FIGURES_OF[kind] for kind in judged.kinds)
             logging.getLogger(__name__).info("%s: %d events, read as %s", judged.name, len(judged.table), kinds)
     pooled = len(worker_devices(args.workers, args.device, args.devices)) > 1  # as scoring_pool decides
     options = {"workers": args.workers, "devices": args.devices, **load_options(args)}
