@@ -18,7 +18,7 @@ column is kept, so figures can be split by it (`--by`).
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -29,6 +29,7 @@ from plausibility.triple import word_problem
 
 Kind = Literal["label", "rating", "pairs", "agreed_label", "reversals"]
 WORD_COLUMNS = ("subject", "verb", "object")
+JUDGEMENT_COLUMNS = ("label", "rating", "pair", "agreed_label", "reversal_of")
 _READERS = {
     ".tsv": lambda path: pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False, quoting=3),
     ".csv": lambda path: pd.read_csv(path, dtype=str, keep_default_na=False),
@@ -63,10 +64,10 @@ class JudgedSet:
     def groups(self, by: str) -> list[tuple[str, "JudgedSet"]]:
         """The set split by the values of column `by`, in sorted order, as `(value, subset)`."""
         if by not in self.table.columns:
-            known = ", ".join(c for c in self.table.columns if c not in (*WORD_COLUMNS, "label", "rating", "pair"))
+            known = ", ".join(c for c in self.table.columns if c not in (*WORD_COLUMNS, *JUDGEMENT_COLUMNS))
             raise DataFormatError(f"{self.name}: no column {by!r} to split by; its other columns: {known or 'none'}")
         return [
-            (str(value), JudgedSet(self.name, self.split, rows.reset_index(drop=True), self.kinds, (), self.accuracy))
+            (str(value), replace(self, table=rows.reset_index(drop=True), by=()))
             for value, rows in self.table.groupby(self.table[by].astype(str), sort=True)
         ]
 

@@ -6,12 +6,13 @@ is used whole (split `all`): it is a held-out benchmark, and nothing should be c
 """
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
 
 from plausibility.benchmarks.datasets import DATASETS, SPLITS, load_plausibility_set
-from plausibility.benchmarks.judged_set import JudgedSet, read_judged_set
+from plausibility.benchmarks.judged_set import JUDGEMENT_COLUMNS, WORD_COLUMNS, JudgedSet, read_judged_set
 from plausibility.errors import UnknownNameError
 from plausibility.resources.paths import data_dir
 
@@ -40,7 +41,7 @@ def named_set(name: str, split: str) -> JudgedSet:
     if name in _TABLES:
         by, accuracy = _TABLES[name]
         judged = read_judged_set(data_dir() / "evaluation" / name / f"{split}.tsv", name)
-        return JudgedSet(name, split, judged.table, judged.kinds, by, accuracy)
+        return replace(judged, split=split, by=by, accuracy=accuracy)
     events = load_plausibility_set(name, split)
     table = pd.DataFrame(
         {
@@ -74,5 +75,5 @@ def check_by(sets: Sequence[JudgedSet], by: Sequence[str]) -> None:
 
 
 def _extra_columns(sets: Sequence[JudgedSet]) -> list[str]:
-    plain = {"subject", "verb", "object", "label", "rating", "pair"}
+    plain = {*WORD_COLUMNS, *JUDGEMENT_COLUMNS}
     return sorted({str(c) for judged in sets if judged.split == "all" for c in judged.table.columns} - plain)
