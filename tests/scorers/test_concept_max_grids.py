@@ -45,6 +45,7 @@ def hand_hierarchy() -> Hierarchy:
         words=words,
         sense_starts=np.cumsum([0, *(len(SENSES[w]) for w in words)]).astype(np.int32),
         senses=np.array([row for w in words for row in SENSES[w]], dtype=np.int32),
+        exceptions=(),
     )
     return Hierarchy(table, min_depth=1)
 

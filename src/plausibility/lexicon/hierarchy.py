@@ -1,6 +1,5 @@
 """The WordNet 3.0 noun hierarchy: senses of a lemma, and filtered hypernym chains of a synset."""
 
-import warnings
 from collections.abc import Collection
 from dataclasses import dataclass
 
@@ -52,7 +51,7 @@ class Hierarchy:
         self._concepts: dict[int, Concept] = {}
         self._kept: dict[int, bool] = {}
         self._lemmas_of: dict[str, str | None] = {}
-        self._wordnet = None
+        self._exceptions = {form: bases for form, *bases in (line.split() for line in table.exceptions)}
 
     @classmethod
     def load(cls, vocabulary: Collection[str] | None = None, min_depth: int = 4) -> "Hierarchy":
@@ -74,17 +73,16 @@ class Hierarchy:
         return self._lemmas_of[key]
 
     def _morphy(self, key: str) -> str | None:
-        if not key:
-            return None
-        with warnings.catch_warnings():
-            # NLTK warns that WordNet 3.0 lacks its multilingual data, which morphology never uses.
-            warnings.filterwarnings("ignore", message="The multilingual functions are not available")
-            if self._wordnet is None:
-                from plausibility.resources.wordnet import load_wordnet
+        """NLTK's `morphy(key, "n")` over the table: the bases WordNet's exception list gives an irregular form,
+        else NLTK's suffix rules, and the first of them that is a noun; NLTK's reader takes seconds to load."""
+        from nltk.corpus.reader.wordnet import NOUN, WordNetCorpusReader
 
-                self._wordnet = load_wordnet()
-            base = self._wordnet.morphy(key, "n")
-        return base if base in self._words else None
+        bases = self._exceptions.get(key) or [
+            key[: -len(old)] + new
+            for old, new in WordNetCorpusReader.MORPHOLOGICAL_SUBSTITUTIONS[NOUN]
+            if key.endswith(old)
+        ]
+        return next((base for base in bases if base in self._words), None)
 
     def senses(self, word: str) -> tuple[str, ...]:
         """Noun synset names of `word`'s lemma in WordNet's sense order (most frequent first); () if none."""

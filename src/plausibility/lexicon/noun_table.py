@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from nltk.corpus.reader.wordnet import Synset, WordNetCorpusReader
 
 # Bump when the layout or the chain rule changes: a new name makes old caches unread rather than misread.
-TABLE_VERSION = 1
+TABLE_VERSION = 2
 ROOT = -1
 
 
@@ -32,6 +32,8 @@ class NounTable:
         words: every noun lemma of the index, as WordNet spells it ("health_professional").
         sense_starts: (n_words + 1,) int32; `senses[sense_starts[j]:sense_starts[j + 1]]` are word j's rows.
         senses: synset rows in WordNet's sense order (most frequent first).
+        exceptions: WordNet's irregular noun forms (`noun.exc`), each line an inflected form and its bases
+            ("children child"), so that morphology needs no reader.
     """
 
     synsets: tuple[str, ...]
@@ -42,6 +44,7 @@ class NounTable:
     words: tuple[str, ...]
     sense_starts: np.ndarray
     senses: np.ndarray
+    exceptions: tuple[str, ...]
 
 
 def hypernym_chain(synset: "Synset", memo: dict[str, tuple[str, ...]] | None = None) -> tuple[str, ...]:
@@ -78,6 +81,12 @@ def _read_index(wordnet: "WordNetCorpusReader") -> list[tuple[str, list[int]]]:
     return entries
 
 
+def _read_exceptions(wordnet: "WordNetCorpusReader") -> list[str]:
+    """The lines of `noun.exc` (an inflected form, then its bases), as NLTK's reader splits them."""
+    with wordnet.open("noun.exc") as lines:
+        return [" ".join(fields) for line in lines if (fields := line.split())]
+
+
 def build_table(wordnet: "WordNetCorpusReader") -> NounTable:
     """Walk every noun synset of `wordnet` once and lay the hierarchy out as a `NounTable`."""
     nouns = sorted(wordnet.all_synsets("n"), key=lambda synset: synset.name())
@@ -109,6 +118,7 @@ def build_table(wordnet: "WordNetCorpusReader") -> NounTable:
         words=tuple(words),
         sense_starts=np.asarray(sense_starts, dtype=np.int32),
         senses=np.asarray(senses, dtype=np.int32),
+        exceptions=tuple(_read_exceptions(wordnet)),
     )
 
 
@@ -138,6 +148,7 @@ def save_table(table: NounTable, path: Path) -> None:
         words=pack_strings(table.words),
         sense_starts=table.sense_starts,
         senses=table.senses,
+        exceptions=pack_strings(table.exceptions),
     )
 
 
@@ -153,6 +164,7 @@ def read_table(path: Path) -> NounTable:
             words=unpack_strings(arrays["words"]),
             sense_starts=arrays["sense_starts"],
             senses=arrays["senses"],
+            exceptions=unpack_strings(arrays["exceptions"]),
         )
 
 
