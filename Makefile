@@ -17,7 +17,7 @@ ONE_THREAD := OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 
 test: setup
 	$(VENV)/bin/lint-imports --no-logo
-	$(ONE_THREAD) $(PYTHON) -m pytest -n 2
+	$(ONE_THREAD) $(PYTHON) -m pytest -n 2 --dist worksteal
 	$(PYTHON) -m pytest -m numeric -p no:cacheprovider
 
 docs: setup

@@ -134,7 +134,7 @@ def test_a_concept_max_folder_loads_as_concept_max(concept_max_run: Path, tmp_pa
 
 
 def test_an_evaluated_export_records_its_aucs(classifier_run: Path, tmp_path: Path) -> None:
-    result = export_model(classifier_run, tmp_path / "model", calibration_pairs=0)
+    result = export_model(classifier_run, tmp_path / "model", calibration_pairs=0, cold_start_runs=1)
     recorded = json.loads((tmp_path / "model" / "evaluation.json").read_text())
     halves = ["20q/test", "20q/valid", "pep3k/test", "pep3k/valid"]
     own = [f"{half}/own_probabilities" for half in halves]  # no calibration: no calibrated figures
@@ -146,7 +146,7 @@ def test_an_evaluated_export_records_its_aucs(classifier_run: Path, tmp_path: Pa
     card = (tmp_path / "model" / "MODEL_CARD.md").read_text()
     assert f"| pep3k | {recorded['pep3k/valid']['estimate']:.3f} [" in card
     # measured on the folder as written, in fresh processes
-    assert result.cold_start is not None and 0 < result.cold_start.seconds < 60 and result.cold_start.runs == 3
+    assert result.cold_start is not None and 0 < result.cold_start.seconds < 60 and result.cold_start.runs == 1
     assert f"Cold start: {result.cold_start.describe()}." in card
     # CCΔ / LER of the exported weights, as `plausibility consistency` measures them on the test halves
     exported = build_scorer(f"uncalibrated:{tmp_path / 'model'}")  # exported with no calibration
@@ -213,12 +213,12 @@ def test_the_command_writes_a_card_with_the_training_record_and_auc(
     classifier_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
     target = tmp_path / "model"
-    assert main(["export", str(classifier_run), str(target), "--calibration-pairs=50"]) == 0
+    assert main(["export", str(classifier_run), str(target), "--calibration-pairs=50", "--cold-start-runs=0"]) == 0
     printed = capsys.readouterr().out
     assert f"exported model 1.0 to {target}" in printed and "AUC pep3k: valid " in printed
     card = (target / "MODEL_CARD.md").read_text()
     assert "(global step 12, epoch 0)\n- batch size: 4\n- pairs seen: 48 (steps x batch size)\n" in card
-    assert "(from the CSV logger's file times; validation included)" in card
+    assert "(from the CSV logger's file times; validation included)" in card and "Cold start" not in card
     assert "| pep3k | 0." in card and "| 20q | 0." in card
     assert "fitted on 50 of the 90 pairs of pairs.parquet, drawn by numpy default_rng(0)" in card
     assert "each pair was seen in training with probability about 53% (48 pairs seen of 90)" in card
@@ -227,6 +227,15 @@ def test_the_command_writes_a_card_with_the_training_record_and_auc(
     assert config["format"] == "plausibility-model/1" and config["training"]["batch_size"] == 4
     assert (config["name"], config["version"]) == ("model", "1.0")
     assert "vocabulary" not in config["model"] and config["model"]["abstractions"] == 0
+
+
+@pytest.mark.parametrize("option", ["--calibration-pairs", "--cold-start-runs"])
+def test_a_negative_count_is_one_line_naming_the_option(
+    option: str, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    assert main(["export", "runs/none", str(tmp_path / "model"), f"{option}=-1"]) == 1
+    assert capsys.readouterr().err == f"plausibility export: error: {option} must be 0 or more, got -1\n"
+    assert not (tmp_path / "model").exists()
 
 
 def test_the_card_names_a_shipped_model_and_the_package_data_as_a_reader_can_find_them(tmp_path: Path) -> None:

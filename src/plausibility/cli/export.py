@@ -49,6 +49,14 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument("--model-version", default="1.0", metavar="VERSION", help="its version (default: 1.0)")
     parser.add_argument("--summary", metavar="TEXT", help="what it is, in one line (default: from its config)")
     parser.add_argument(
+        "--cold-start-runs",
+        type=int,
+        default=3,
+        metavar="N",
+        help="fresh processes that load DIR and score one event, for the card's cold start (the median; default 3, "
+        "after one that fills the caches; 0: none)",
+    )
+    parser.add_argument(
         "--trained-by",
         metavar="TEXT",
         help='the commit and command that trained it, for the card, e.g. "at commit abc1234 with '
@@ -63,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.calibration_pairs < 0:
         raise PlausibilityError(f"--calibration-pairs must be 0 or more, got {args.calibration_pairs}")
+    if args.cold_start_runs < 0:
+        raise PlausibilityError(f"--cold-start-runs must be 0 or more, got {args.cold_start_runs}")
     result = export_model(
         args.source,
         args.output,
@@ -76,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
         version=args.model_version,
         summary=args.summary,
         trained_by=args.trained_by,
+        cold_start_runs=args.cold_start_runs,
     )
     print(f"exported {result.config['name']} {result.config['version']} to {result.folder}")
     for name, size in result.sizes.items():

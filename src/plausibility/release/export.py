@@ -59,6 +59,7 @@ def measure_and_write(
     pairs: Path,
     calibration_pairs: int,
     seed: int,
+    cold_start_runs: int,
 ) -> ExportResult:
     """Measure `scorer` (uncalibrated, as loaded from `staging`), fit its calibration, and write the figures,
     `calibration.json`, `evaluation.json` and `MODEL_CARD.md` into `staging` (bound for `target`)."""
@@ -85,7 +86,8 @@ def measure_and_write(
     if result is not None:
         (staging / EVALUATION).write_text(json.dumps(evaluation_record(result, own, after), indent=1) + "\n")
     sizes = {path.name: path.stat().st_size for path in sorted(staging.iterdir())}
-    cold_start = measure_cold_start(staging) if evaluate else None  # as it will load: weights, calibration, config
+    # Measured as it will load (weights, calibration, config), in fresh processes after one that fills the caches.
+    cold_start = measure_cold_start(staging, runs=cold_start_runs) if evaluate and cold_start_runs else None
     exported = ExportResult(target, config, sizes, result, fitted, own, after, cold_start)
     (staging / CARD).write_text(model_card(exported, pairs), encoding="utf-8")
     sizes[CARD] = (staging / CARD).stat().st_size
@@ -107,6 +109,7 @@ def export_model(
     version: str = "1.0",
     summary: str | None = None,
     trained_by: str | None = None,
+    cold_start_runs: int = 3,
 ) -> ExportResult:
     """Write the model folder of SOURCE at `target`, all at once (nothing is left half-written).
 
@@ -123,6 +126,7 @@ def export_model(
         version: its version on the card and in `plausibility models`.
         summary: what it is, in one line (default: from its config).
         trained_by: the commit and command that trained it, for the card (a checkpoint does not record them).
+        cold_start_runs: fresh processes timed for the card's cold start when evaluated (the median); 0 for none.
     """
     target = Path(target)
     _check_target(target, overwrite)
@@ -135,7 +139,16 @@ def export_model(
         with atomic_path(target, folder=True) as staging:
             config = write_ensemble_config(staging, str(source), identity, summary)
             exported = measure_and_write(
-                staging, target, scorer, config, evaluate, calibration, bundled_pairs(), calibration_pairs, seed
+                staging,
+                target,
+                scorer,
+                config,
+                evaluate,
+                calibration,
+                bundled_pairs(),
+                calibration_pairs,
+                seed,
+                cold_start_runs,
             )
     else:
         from plausibility.models.export import trained_model, write_model_folder
@@ -151,7 +164,16 @@ def export_model(
             config = write_model_folder(staging, model, identity)
             scorer = load_trained(staging)  # measured as it will load: fp16 weights read back into float32
             exported = measure_and_write(
-                staging, target, scorer, config, evaluate, calibration, pairs_path, calibration_pairs, seed
+                staging,
+                target,
+                scorer,
+                config,
+                evaluate,
+                calibration,
+                pairs_path,
+                calibration_pairs,
+                seed,
+                cold_start_runs,
             )
     return exported
 
