@@ -8,6 +8,7 @@ and how well its probabilities fit each half (ECE, accuracy at .5).
 """
 
 import json
+from functools import partial
 from pathlib import Path
 from typing import Literal
 
@@ -131,6 +132,14 @@ def export_model(
     target = Path(target)
     _check_target(target, overwrite)
     identity = {"name": name or target.name, "version": version}
+    measure = partial(
+        measure_and_write,
+        evaluate=evaluate,
+        calibration=calibration,
+        calibration_pairs=calibration_pairs,
+        seed=seed,
+        cold_start_runs=cold_start_runs,
+    )
     if str(source).startswith("ensemble:"):
         from plausibility.release.ensemble_folder import write_ensemble_config
         from plausibility.scorers.registry import build_scorer
@@ -138,18 +147,7 @@ def export_model(
         scorer = build_scorer(f"uncalibrated:{source}")
         with atomic_path(target, folder=True) as staging:
             config = write_ensemble_config(staging, str(source), identity, summary)
-            exported = measure_and_write(
-                staging,
-                target,
-                scorer,
-                config,
-                evaluate,
-                calibration,
-                bundled_pairs(),
-                calibration_pairs,
-                seed,
-                cold_start_runs,
-            )
+            exported = measure(staging, target, scorer, config, pairs=bundled_pairs())
     else:
         from plausibility.models.export import trained_model, write_model_folder
         from plausibility.scorers.trained import load_trained
@@ -163,18 +161,7 @@ def export_model(
             identity["summary"] = summary or model.summary or _summary(model.hparams)
             config = write_model_folder(staging, model, identity)
             scorer = load_trained(staging)  # measured as it will load: fp16 weights read back into float32
-            exported = measure_and_write(
-                staging,
-                target,
-                scorer,
-                config,
-                evaluate,
-                calibration,
-                pairs_path,
-                calibration_pairs,
-                seed,
-                cold_start_runs,
-            )
+            exported = measure(staging, target, scorer, config, pairs=pairs_path)
     return exported
 
 
