@@ -1,4 +1,9 @@
-"""As `analyse.py`, for the parts of the LM's role-reversal contrast (`lmparts.npz`)."""
+"""As `analyse.py`, for the parts of the LM's role-reversal contrast (`lmparts.npz`).
+
+`analyse2.py LM` adds another LM's parts (`lmparts-LM.npz`, written by `lmparts.py LM`): its `@pmi-passive` score
+of the event as a fifth member (`big`) and its reversal contrast (`big_c_pp`)."""
+
+import sys
 
 import numpy as np
 from sklearn.linear_model import LogisticRegression
@@ -6,6 +11,7 @@ from sklearn.metrics import roc_auc_score
 
 z = np.load("outputs/judgement_levers/members.npz", allow_pickle=True)
 q = np.load("outputs/judgement_levers/lmparts.npz")
+big = np.load(f"outputs/judgement_levers/lmparts-{sys.argv[1]}.npz") if len(sys.argv) > 1 else None
 W = np.array([3, 1, 6, 6]) / 16
 sets = ["pep3k", "20q", "plain"]
 y = {d: z[d + "/labels"] for d in sets}
@@ -15,16 +21,21 @@ kinds = z["plain/kinds"]
 def cols(d):
     lo = z[d + "/lo"]
 
-    def g(t, k):
-        return q[f"{d}/{t}/{k}"]
+    def parts(source):
+        def g(t, k):
+            return source[f"{d}/{t}/{k}"]
 
-    def pmi(t):
-        return g(t, "active") - g(t, "subj") - g(t, "obj")
+        def pp(t):
+            return g(t, "active") - g(t, "subj") - g(t, "obj") + g(t, "passive") - g(t, "subj")
 
-    def pp(t):
-        return pmi(t) + g(t, "passive") - g(t, "subj")
+        return g, pp
 
-    return {
+    g, pp = parts(q)
+    larger = {}
+    if big is not None:
+        _, big_pp = parts(big)
+        larger = {"big": big_pp("fwd"), "big_c_pp": big_pp("fwd") - big_pp("rev")}
+    return larger | {
         "base": W @ lo,
         "evcm": lo[0],
         "cm": lo[1],
@@ -58,10 +69,18 @@ def cv(which, pw=1.0):
     ok = (pred["plain"] > 0) == y["plain"]
     r["acc"] = round(float(ok.mean()), 3)
     r["kinds"] = {k[:4]: round(float(ok[kinds == k].mean()), 2) for k in sorted(set(kinds))}
+    r["plain_correct"] = ok
     return r, np.round(m.coef_[0], 2)
 
 
-for which in (
+def paired_interval(better, worse, resamples=2000):
+    """95% bootstrap interval of the difference in plain accuracy, the same events drawn for both."""
+    draws = np.random.default_rng(0).integers(0, len(better), (resamples, len(better)))
+    differences = better[draws].mean(1) - worse[draws].mean(1)
+    return np.round(np.percentile(differences, [2.5, 97.5]), 3)
+
+
+combinations = [
     ["base"],
     ["base", "c_pp"],
     ["base", "c_act"],
@@ -71,6 +90,25 @@ for which in (
     ["base", "c_act", "c_pas"],
     ["evcm", "cm", "lm", "ng", "c_pp"],
     ["evcm", "cm", "lm", "ng", "c_act", "c_pas"],
-):
+]
+if big is not None:
+    for d in sets:
+        print(d, "larger LM alone, valid AUC", round(roc_auc_score(y[d], C[d]["big"]), 3))
+    combinations = [
+        ["base"],
+        ["base", "c_pp"],
+        ["base", "big"],
+        ["base", "big_c_pp"],
+        ["base", "big", "big_c_pp"],
+        ["base", "c_pp", "big", "big_c_pp"],
+        ["evcm", "cm", "lm", "ng", "big"],
+        ["evcm", "cm", "ng", "big"],
+    ]
+for which in combinations:
     for pw in (1.0, 5.0):
-        print(pw, "+".join(which), *cv(which, pw))
+        figures, weights = cv(which, pw)
+        correct = figures.pop("plain_correct")
+        print(pw, "+".join(which), figures, weights)
+        if big is not None and which != ["base"] and pw == 1.0:
+            baseline = cv(["base"])[0]["plain_correct"]
+            print("   plain accuracy against the default's, 95% paired interval:", paired_interval(correct, baseline))

@@ -1,7 +1,11 @@
 """The offline LM's parts of `zero-shot:@pmi-passive` (active sentence, both noun phrases, the passive's subject),
-for every valid event and its role reversal (`outputs/judgement_levers/lmparts.npz`); about 5 min on 2 cores."""
+for every valid event and its role reversal (`outputs/judgement_levers/lmparts.npz`); about 5 min on 2 cores.
+
+`lmparts.py LM` reads another causal LM instead (an offline name such as `gemma-3-270m`, or any Hugging Face id)
+and writes `lmparts-LM.npz`."""
 
 import os
+import sys
 import time
 
 import numpy as np
@@ -14,7 +18,8 @@ from plausibility.lm import load_lm_scorer
 from plausibility.resources.causal_lm import DEFAULT_CAUSAL_LM
 from plausibility.triple import Triple
 
-lm = load_lm_scorer(DEFAULT_CAUSAL_LM, batch_size=32)
+name = sys.argv[1] if len(sys.argv) > 1 else DEFAULT_CAUSAL_LM
+lm = load_lm_scorer(name, batch_size=32)
 sets = {d: [e.triple for e in load_plausibility_set(d, "valid")] for d in ("pep3k", "20q")}
 p = pd.read_csv("data/evaluation/plain/valid.tsv", sep="\t", keep_default_na=False)
 sets["plain"] = [Triple(s, v, o) for s, v, o in zip(p.subject, p.verb, p.object, strict=False)]
@@ -31,4 +36,5 @@ for d, ts in sets.items():
         )
     print(d, time.time() - t, flush=True)
 os.makedirs("outputs/judgement_levers", exist_ok=True)
-np.savez("outputs/judgement_levers/lmparts.npz", **out)
+suffix = "" if name == DEFAULT_CAUSAL_LM else "-" + name.replace("/", "_")
+np.savez(f"outputs/judgement_levers/lmparts{suffix}.npz", **out)
