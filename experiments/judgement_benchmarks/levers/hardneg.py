@@ -1,0 +1,117 @@
+"""Role-reversed hard negatives in ConceptMax's training pairs, measured as the default's two net members.
+
+    python experiments/judgement_benchmarks/levers/hardneg.py pairs 0.25
+        writes outputs/judgement_levers/pairs-reversed-0.25.parquet: the bundled pairs with the negative of a
+        share of them (drawn with seed 0) replaced by the attested event's role reversal (o, v, s), where that
+        reversal is not itself attested, its two nouns differ, and neither order is a `reversals` benchmark pair
+    python experiments/judgement_benchmarks/levers/hardneg.py members FOLDER
+        writes outputs/judgement_levers/members-FOLDERNAME.npz: `event:FOLDER` and `FOLDER` as calibrated member
+        log-odds on every valid event and its reversal, as members.py writes the default's
+    python experiments/judgement_benchmarks/levers/hardneg.py compare NAME [NAME ...]
+        the default's fixed weights over its members, with the two net members replaced by NAME's, fitted and
+        scored as analyse.py does (5-fold, valid halves only), and the plain accuracy's paired interval
+
+Run from the repository root after members.py.
+"""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
+
+OUT = Path("outputs/judgement_levers")
+SETS = ["pep3k", "20q", "plain"]
+WEIGHTS = np.array([3, 1, 6, 6]) / 16  # event:conceptmax, conceptmax, zero-shot:@pmi-passive, ngram
+
+
+def reversed_pairs(share: float) -> None:
+    pairs = pd.read_parquet("data/training/pairs.parquet")
+    attested = set(
+        pd.read_parquet("data/training/triples.parquet")[["subject", "verb", "object"]].itertuples(index=False)
+    )
+    held_out = set()
+    for half in ("valid", "test"):
+        table = pd.read_csv(f"data/evaluation/reversals/{half}.tsv", sep="\t", keep_default_na=False)
+        held_out |= set(table[["subject", "verb", "object"]].itertuples(index=False))
+    draw = np.random.default_rng(0).random(len(pairs)) < share
+    replaced = 0
+    for row in np.flatnonzero(draw):
+        s, v, o = pairs.subject[row], pairs.verb[row], pairs.object[row]
+        swap = (o, v, s)
+        if s == o or swap in attested or swap in held_out or (s, v, o) in held_out:
+            continue
+        pairs.loc[row, ["negative_subject", "negative_verb", "negative_object"]] = swap
+        replaced += 1
+    path = OUT / f"pairs-reversed-{share}.parquet"
+    pairs.to_parquet(path, index=False)
+    print(f"{path}: {replaced:,} of {len(pairs):,} negatives are role reversals ({draw.sum():,} drawn)")
+
+
+def net_members(folder: str) -> None:
+    from plausibility.benchmarks.datasets import load_plausibility_set
+    from plausibility.scorers.registry import build_scorer
+    from plausibility.triple import Triple
+
+    plain = pd.read_csv("data/evaluation/plain/valid.tsv", sep="\t", keep_default_na=False)
+    events = {d: [e.triple for e in load_plausibility_set(d, "valid")] for d in ("pep3k", "20q")}
+    events["plain"] = [Triple(s, v, o) for s, v, o in zip(plain.subject, plain.verb, plain.object, strict=True)]
+    nets = build_scorer(f"uncalibrated:ensemble:3*event:{folder}+{folder}")
+    out = {}
+    for name, triples in events.items():
+        out[name + "/lo"] = nets.member_log_odds(triples)
+        out[name + "/rev"] = nets.member_log_odds([Triple(t.object, t.verb, t.subject) for t in triples])
+    np.savez(OUT / f"members-{Path(folder).name}.npz", **out)
+
+
+def compare(names: list[str]) -> None:
+    members = np.load(OUT / "members.npz", allow_pickle=True)
+    labels = {d: members[d + "/labels"] for d in SETS}
+    kinds = members["plain/kinds"]
+
+    def base(name: str | None) -> dict[str, np.ndarray]:
+        scores = {}
+        for d in SETS:
+            lo = members[d + "/lo"].copy()
+            if name is not None:
+                lo[:2] = np.load(OUT / f"members-{name}.npz")[d + "/lo"]
+            scores[d] = WEIGHTS @ lo
+        return scores
+
+    def out_of_fold(scores: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        predicted = {d: np.zeros(len(labels[d])) for d in SETS}
+        for fold in range(5):
+            held = {d: np.arange(len(labels[d])) % 5 == fold for d in SETS}
+            fit = LogisticRegression(max_iter=2000).fit(
+                np.concatenate([scores[d][~held[d]] for d in SETS])[:, None],
+                np.concatenate([labels[d][~held[d]] for d in SETS]),
+            )
+            for d in SETS:
+                predicted[d][held[d]] = fit.decision_function(scores[d][held[d]][:, None])
+        return predicted
+
+    reference = out_of_fold(base(None))
+    reference_correct = (reference["plain"] > 0) == labels["plain"]
+    for name in [None, *names]:
+        predicted = out_of_fold(base(name))
+        correct = (predicted["plain"] > 0) == labels["plain"]
+        aucs = {d: round(roc_auc_score(labels[d], predicted[d]), 3) for d in SETS}
+        by_kind = {k[:4]: round(float(correct[kinds == k].mean()), 2) for k in sorted(set(kinds))}
+        draws = np.random.default_rng(0).integers(0, len(correct), (2000, len(correct)))
+        gain = np.percentile(correct[draws].mean(1) - reference_correct[draws].mean(1), [2.5, 97.5])
+        print(name or "default", aucs, "plain acc", round(float(correct.mean()), 3), by_kind, "gain", gain.round(3))
+        for d in SETS:  # the nets alone, as members: event:FOLDER's log-odds
+            lo = np.load(OUT / f"members-{name}.npz")[d + "/lo"] if name else members[d + "/lo"]
+            print(f"   {d} event-net member alone AUC {roc_auc_score(labels[d], lo[0]):.3f}")
+
+
+if __name__ == "__main__":
+    command, *arguments = sys.argv[1:]
+    if command == "pairs":
+        reversed_pairs(float(arguments[0]))
+    elif command == "members":
+        net_members(arguments[0])
+    else:
+        compare(arguments)
