@@ -62,7 +62,18 @@ def test_min_depth_must_be_positive(full_hierarchy):
         Hierarchy(full_hierarchy.table, min_depth=0)
 
 
-def test_table_round_trip_and_warm_load(full_hierarchy, tmp_path):
+def _refuse_wordnet(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make any use of NLTK's reader, or any rebuild of the table, fail."""
+
+    def refused(*args: object) -> None:
+        raise AssertionError("NLTK's WordNet reader was loaded")
+
+    monkeypatch.setattr("plausibility.resources.wordnet.load_wordnet", refused)
+    monkeypatch.setattr("plausibility.lexicon.noun_table.load_wordnet", refused)
+    monkeypatch.setattr("plausibility.lexicon.noun_table.build_table", refused)
+
+
+def test_table_round_trip_and_warm_load(full_hierarchy, tmp_path, monkeypatch):
     path = tmp_path / "nouns.npz"
     save_table(full_hierarchy.table, path)
     copy = read_table(path)
@@ -71,19 +82,34 @@ def test_table_round_trip_and_warm_load(full_hierarchy, tmp_path):
     assert copy.exceptions == full_hierarchy.table.exceptions and "children child" in copy.exceptions
     assert not list(tmp_path.glob(".*.partial"))
     written = table_path().stat().st_mtime_ns
+    _refuse_wordnet(monkeypatch)  # a warm load reads the cache: no reader, no rebuild
     assert Hierarchy.load().table.synsets == full_hierarchy.table.synsets
-    assert table_path().stat().st_mtime_ns == written  # a warm load reads the cache, it does not rebuild it
+    assert table_path().stat().st_mtime_ns == written
+    assert read_table(_saved(tmp_path, exceptions=())).exceptions == ()
 
 
-def test_lemmas_agree_with_nltks_morphy_without_loading_its_reader(full_hierarchy):
+def _saved(folder, **fields):
+    from dataclasses import replace
+
+    path = folder / "edited.npz"
+    save_table(replace(load_table(), **fields), path)
+    return path
+
+
+def test_lemmas_agree_with_nltks_morphy_without_loading_its_reader(full_hierarchy, monkeypatch):
     """The table carries WordNet's exception list, so lemmas need no reader; NLTK's morphy is the reference."""
     wordnet = load_wordnet()
     words = set(full_hierarchy.table.words)
     irregular = [line.split()[0] for line in full_hierarchy.table.exceptions]
     regular = [word + suffix for word in full_hierarchy.table.words[::40] for suffix in ("s", "es", "men")]
-    for word in irregular + regular + ["wolves", "boxes", "churches", "ladies", "women", "xyzzy", "s"]:
-        expected = word if word in words else wordnet.morphy(word, "n")
-        assert full_hierarchy.lemma(word) == (expected if expected in words else None), word
+    forms = irregular + regular + ["wolves", "boxes", "churches", "ladies", "women", "xyzzy", "s", ""]
+    expected = {}
+    for word in forms:
+        base = word if word in words else wordnet.morphy(word, "n")
+        expected[word] = base if base in words else None
+    _refuse_wordnet(monkeypatch)
+    fresh = Hierarchy(full_hierarchy.table, min_depth=1)
+    assert {word: fresh.lemma(word) for word in forms} == expected
 
 
 # Each has two equally short paths to the root; NLTK's order between them follows the hash seed.

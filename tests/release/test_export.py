@@ -236,6 +236,9 @@ def test_a_negative_count_is_one_line_naming_the_option(
     assert main(["export", "runs/none", str(tmp_path / "model"), f"{option}=-1"]) == 1
     assert capsys.readouterr().err == f"plausibility export: error: {option} must be 0 or more, got -1\n"
     assert not (tmp_path / "model").exists()
+    if option == "--cold-start-runs":  # the API refuses it too, before any work
+        with pytest.raises(ValueError, match="cold_start_runs must be 0 or more, got -1"):
+            export_model("runs/none", tmp_path / "model", cold_start_runs=-1)
 
 
 def test_the_card_names_a_shipped_model_and_the_package_data_as_a_reader_can_find_them(tmp_path: Path) -> None:

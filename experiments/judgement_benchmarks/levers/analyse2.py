@@ -11,7 +11,7 @@ from sklearn.metrics import roc_auc_score
 
 z = np.load("outputs/judgement_levers/members.npz", allow_pickle=True)
 q = np.load("outputs/judgement_levers/lmparts.npz")
-big = np.load(f"outputs/judgement_levers/lmparts-{sys.argv[1]}.npz") if len(sys.argv) > 1 else None
+big = np.load(f"outputs/judgement_levers/lmparts-{sys.argv[1].replace('/', '_')}.npz") if len(sys.argv) > 1 else None
 W = np.array([3, 1, 6, 6]) / 16
 sets = ["pep3k", "20q", "plain"]
 y = {d: z[d + "/labels"] for d in sets}

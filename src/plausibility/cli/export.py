@@ -53,8 +53,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         type=int,
         default=3,
         metavar="N",
-        help="fresh processes that load DIR and score one event, for the card's cold start (the median; default 3, "
-        "after one that fills the caches; 0: none)",
+        help="fresh processes that load DIR and score one event, for the card's cold start when evaluated (the "
+        "median; default 3, after one that fills the caches; 0: none)",
     )
     parser.add_argument(
         "--trained-by",

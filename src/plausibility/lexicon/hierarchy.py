@@ -77,11 +77,15 @@ class Hierarchy:
         else NLTK's suffix rules, and the first of them that is a noun; NLTK's reader takes seconds to load."""
         from nltk.corpus.reader.wordnet import NOUN, WordNetCorpusReader
 
-        bases = self._exceptions.get(key) or [
-            key[: -len(old)] + new
-            for old, new in WordNetCorpusReader.MORPHOLOGICAL_SUBSTITUTIONS[NOUN]
-            if key.endswith(old)
-        ]
+        bases = (
+            self._exceptions[key]
+            if key in self._exceptions
+            else [
+                key[: -len(old)] + new
+                for old, new in WordNetCorpusReader.MORPHOLOGICAL_SUBSTITUTIONS[NOUN]
+                if key.endswith(old)
+            ]
+        )
         return next((base for base in bases if base in self._words), None)
 
     def senses(self, word: str) -> tuple[str, ...]:

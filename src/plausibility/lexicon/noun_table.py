@@ -128,7 +128,7 @@ def pack_strings(strings: Iterable[str]) -> np.ndarray:
 
 
 def unpack_strings(packed: np.ndarray) -> tuple[str, ...]:
-    return tuple(packed.tobytes().decode("utf-8").split("\n"))
+    return tuple(packed.tobytes().decode("utf-8").split("\n")) if packed.size else ()
 
 
 def save_arrays(path: Path, **arrays: np.ndarray) -> None:

@@ -129,6 +129,8 @@ def export_model(
         trained_by: the commit and command that trained it, for the card (a checkpoint does not record them).
         cold_start_runs: fresh processes timed for the card's cold start when evaluated (the median); 0 for none.
     """
+    if cold_start_runs < 0:
+        raise ValueError(f"cold_start_runs must be 0 or more, got {cold_start_runs}")
     target = Path(target)
     _check_target(target, overwrite)
     identity = {"name": name or target.name, "version": version}
