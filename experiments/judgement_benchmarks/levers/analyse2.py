@@ -6,6 +6,7 @@ of the event as a fifth member (`big`) and its reversal contrast (`big_c_pp`).""
 import sys
 
 import numpy as np
+from folds import SETS, out_of_fold, paired_interval
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 
@@ -13,7 +14,7 @@ z = np.load("outputs/judgement_levers/members.npz", allow_pickle=True)
 q = np.load("outputs/judgement_levers/lmparts.npz")
 big = np.load(f"outputs/judgement_levers/lmparts-{sys.argv[1].replace('/', '_')}.npz") if len(sys.argv) > 1 else None
 W = np.array([3, 1, 6, 6]) / 16
-sets = ["pep3k", "20q", "plain"]
+sets = SETS
 y = {d: z[d + "/labels"] for d in sets}
 kinds = z["plain/kinds"]
 
@@ -54,16 +55,7 @@ C = {d: cols(d) for d in sets}
 
 def cv(which, pw=1.0):
     X = {d: np.column_stack([C[d][w] for w in which]) for d in sets}
-    pred = {d: np.zeros(len(y[d])) for d in sets}
-    for fold in range(5):
-        sel = {d: (np.arange(len(y[d])) % 5 == fold) for d in sets}
-        m = LogisticRegression(max_iter=2000).fit(
-            np.vstack([X[d][~sel[d]] for d in sets]),
-            np.concatenate([y[d][~sel[d]] for d in sets]),
-            sample_weight=np.concatenate([np.full((~sel[d]).sum(), pw if d == "plain" else 1.0) for d in sets]),
-        )
-        for d in sets:
-            pred[d][sel[d]] = m.decision_function(X[d][sel[d]])
+    pred = out_of_fold(X, y, pw)
     m = LogisticRegression(max_iter=2000).fit(np.vstack([X[d] for d in sets]), np.concatenate([y[d] for d in sets]))
     r = {d: round(roc_auc_score(y[d], pred[d]), 3) for d in sets}
     ok = (pred["plain"] > 0) == y["plain"]
@@ -71,13 +63,6 @@ def cv(which, pw=1.0):
     r["kinds"] = {k[:4]: round(float(ok[kinds == k].mean()), 2) for k in sorted(set(kinds))}
     r["plain_correct"] = ok
     return r, np.round(m.coef_[0], 2)
-
-
-def paired_interval(better, worse, resamples=2000):
-    """95% bootstrap interval of the difference in plain accuracy, the same events drawn for both."""
-    draws = np.random.default_rng(0).integers(0, len(better), (resamples, len(better)))
-    differences = better[draws].mean(1) - worse[draws].mean(1)
-    return np.round(np.percentile(differences, [2.5, 97.5]), 3)
 
 
 combinations = [
@@ -104,11 +89,11 @@ if big is not None:
         ["evcm", "cm", "lm", "ng", "big"],
         ["evcm", "cm", "ng", "big"],
     ]
+baseline = cv(["base"])[0]["plain_correct"]
 for which in combinations:
     for pw in (1.0, 5.0):
         figures, weights = cv(which, pw)
         correct = figures.pop("plain_correct")
         print(pw, "+".join(which), figures, weights)
         if big is not None and which != ["base"] and pw == 1.0:
-            baseline = cv(["base"])[0]["plain_correct"]
             print("   plain accuracy against the default's, 95% paired interval:", paired_interval(correct, baseline))

@@ -9,7 +9,7 @@
         log-odds on every valid event and its reversal, as members.py writes the default's
     python experiments/judgement_benchmarks/levers/hardneg.py compare NAME [NAME ...]
         the default's fixed weights over its members, with the two net members replaced by NAME's, fitted and
-        scored as analyse.py does (5-fold, valid halves only), and the plain accuracy's paired interval
+        scored as analyse2.py does (folds.py: 5-fold, valid halves only), and the plain accuracy's paired interval
 
 Run from the repository root after members.py.
 """
@@ -19,11 +19,10 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from sklearn.linear_model import LogisticRegression
+from folds import SETS, out_of_fold, paired_interval
 from sklearn.metrics import roc_auc_score
 
 OUT = Path("outputs/judgement_levers")
-SETS = ["pep3k", "20q", "plain"]
 WEIGHTS = np.array([3, 1, 6, 6]) / 16  # event:conceptmax, conceptmax, zero-shot:@pmi-passive, ngram
 
 
@@ -80,28 +79,18 @@ def compare(names: list[str]) -> None:
             scores[d] = WEIGHTS @ lo
         return scores
 
-    def out_of_fold(scores: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        predicted = {d: np.zeros(len(labels[d])) for d in SETS}
-        for fold in range(5):
-            held = {d: np.arange(len(labels[d])) % 5 == fold for d in SETS}
-            fit = LogisticRegression(max_iter=2000).fit(
-                np.concatenate([scores[d][~held[d]] for d in SETS])[:, None],
-                np.concatenate([labels[d][~held[d]] for d in SETS]),
-            )
-            for d in SETS:
-                predicted[d][held[d]] = fit.decision_function(scores[d][held[d]][:, None])
-        return predicted
+    def out_of_fold_of(scores: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        return out_of_fold({d: scores[d][:, None] for d in SETS}, labels)
 
-    reference = out_of_fold(base(None))
+    reference = out_of_fold_of(base(None))
     reference_correct = (reference["plain"] > 0) == labels["plain"]
     for name in [None, *names]:
-        predicted = out_of_fold(base(name))
+        predicted = out_of_fold_of(base(name))
         correct = (predicted["plain"] > 0) == labels["plain"]
         aucs = {d: round(roc_auc_score(labels[d], predicted[d]), 3) for d in SETS}
         by_kind = {k[:4]: round(float(correct[kinds == k].mean()), 2) for k in sorted(set(kinds))}
-        draws = np.random.default_rng(0).integers(0, len(correct), (2000, len(correct)))
-        gain = np.percentile(correct[draws].mean(1) - reference_correct[draws].mean(1), [2.5, 97.5])
-        print(name or "default", aucs, "plain acc", round(float(correct.mean()), 3), by_kind, "gain", gain.round(3))
+        gain = paired_interval(correct, reference_correct)
+        print(name or "default", aucs, "plain acc", round(float(correct.mean()), 3), by_kind, "gain", gain)
         for d in SETS:  # the nets alone, as members: event:FOLDER's log-odds
             lo = np.load(OUT / f"members-{name}.npz")[d + "/lo"] if name else members[d + "/lo"]
             print(f"   {d} event-net member alone AUC {roc_auc_score(labels[d], lo[0]):.3f}")
