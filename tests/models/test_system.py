@@ -68,3 +68,19 @@ def test_the_objective_is_the_bce_of_each_event_against_its_label() -> None:
     neg = np.array([_text_logit(t) for t in negatives])
     expected = np.mean(np.r_[np.logaddexp(0, -pos), np.logaddexp(0, neg)])
     assert loss == pytest.approx(expected, rel=1e-12)  # float64 BCE with logits vs numpy's logaddexp: a few ulps
+
+
+@pytest.mark.filterwarnings("ignore:You are trying to `self.log\\(\\)`")  # a training step outside a Trainer
+def test_a_teachers_probabilities_replace_the_labels_of_one_and_zero() -> None:
+    from plausibility.models.datamodule import PairBatch
+
+    positives = [Triple("dog", "chase", "cat"), Triple("person", "eat", "apple")]
+    negatives = [Triple("theory", "chase", "cat"), Triple("person", "eat", "year")]
+    targets = ([0.9, 0.25], [0.4, 0.0])
+    module = PlausibilityModule(net=TextLogitNet())
+    loss = module.training_step(PairBatch(positives, negatives, targets), 0).item()
+    logits = np.array([_text_logit(t) for t in positives + negatives])
+    labels = np.array(targets[0] + targets[1])
+    # BCE against a soft label y: y * softplus(-x) + (1 - y) * softplus(x)
+    expected = np.mean(labels * np.logaddexp(0, -logits) + (1 - labels) * np.logaddexp(0, logits))
+    assert loss == pytest.approx(expected, rel=1e-12)  # float64 BCE with logits vs numpy's logaddexp: a few ulps

@@ -21,6 +21,8 @@ TRIPLE_COLUMNS = ("subject", "verb", "object")
 NEGATIVE_COLUMNS = ("negative_subject", "negative_verb", "negative_object")
 # A pairs file: the attested event's columns, then its pseudo-negative's.
 PAIR_COLUMNS = (*TRIPLE_COLUMNS, *NEGATIVE_COLUMNS)
+# Optional in a pairs file: a teacher's probabilities of the two events, which a net then learns in place of 1 and 0.
+TARGET_COLUMNS = ("target", "negative_target")
 TSV_COLUMNS = ("subject", "verb", "object", "count")
 
 
@@ -135,6 +137,31 @@ def read_pairs(path: Path) -> pa.Table:
     if missing:
         raise DataFormatError(f"{path}: missing columns {', '.join(missing)}; expected {', '.join(PAIR_COLUMNS)}")
     return pq.read_table(path, columns=list(PAIR_COLUMNS))
+
+
+def read_pair_targets(path: Path) -> tuple[list[float], list[float]] | None:
+    """The teacher's probabilities of a pairs file's events (attested, negative), or None where it has none.
+
+    Both columns or neither, each a probability: a net trained on them learns the teacher's judgement of each
+    event (distillation) rather than "attested, not a swap".
+    """
+    names = pq.read_schema(path).names
+    present = [name for name in TARGET_COLUMNS if name in names]
+    if not present:
+        return None
+    if len(present) < len(TARGET_COLUMNS):
+        raise DataFormatError(f"{path}: has {present[0]} without its partner; give both of {', '.join(TARGET_COLUMNS)}")
+    table = pq.read_table(path, columns=list(TARGET_COLUMNS))
+    columns = []
+    for name in TARGET_COLUMNS:
+        column = table.column(name)
+        if not pa.types.is_floating(column.type) or column.null_count:
+            raise DataFormatError(f"{path}: {name} must be probabilities (floats, none missing), got {column.type}")
+        values = column.to_numpy()
+        if not ((values >= 0) & (values <= 1)).all():
+            raise DataFormatError(f"{path}: {name} holds values outside [0, 1]; give probabilities, not scores")
+        columns.append(values.tolist())
+    return columns[0], columns[1]
 
 
 def read_pair_nouns(path: Path) -> list[str]:

@@ -1,4 +1,8 @@
-"""`PairsDataModule`: training pairs (attested, pseudo-negative) and the labelled Pep-3k / 20Q halves."""
+"""`PairsDataModule`: training pairs (attested, pseudo-negative) and the labelled Pep-3k / 20Q halves.
+
+A pairs file may also carry a teacher's probabilities of both events (`target`, `negative_target`); a net then
+learns those in place of 1 and 0, which distils the teacher into it.
+"""
 
 from collections.abc import Sequence
 from functools import cached_property
@@ -9,7 +13,7 @@ import torch
 from torch.utils.data import DataLoader, Dataset
 
 from plausibility.benchmarks.datasets import DatasetName, load_plausibility_set
-from plausibility.corpus.artefacts import PAIR_COLUMNS, read_pairs
+from plausibility.corpus.artefacts import PAIR_COLUMNS, read_pair_targets, read_pairs
 from plausibility.errors import DataFormatError
 from plausibility.models.resumable_loader import ResumableLoader, ResumableSampler
 from plausibility.resources.paths import resolve_data_path
@@ -17,10 +21,12 @@ from plausibility.triple import Triple
 
 
 class PairBatch(NamedTuple):
-    """Attested events and their pseudo-negatives, aligned."""
+    """Attested events and their pseudo-negatives, aligned; with a teacher's probabilities of each where the pairs
+    file has them (attested events', then negatives')."""
 
     positives: list[Triple]
     negatives: list[Triple]
+    targets: tuple[list[float], list[float]] | None = None
 
 
 class EventBatch(NamedTuple):
@@ -33,17 +39,19 @@ class EventBatch(NamedTuple):
 
 
 class _Pairs(Dataset):
-    def __init__(self, columns: dict[str, list[str]]) -> None:
+    def __init__(self, columns: dict[str, list[str]], targets: tuple[list[float], list[float]] | None) -> None:
         self.columns = columns
+        self.targets = targets
 
     def __len__(self) -> int:
         return len(self.columns["subject"])
 
-    def __getitem__(self, index: int) -> tuple[Triple, Triple]:
+    def __getitem__(self, index: int) -> tuple[Triple, Triple, tuple[float, float] | None]:
         c = self.columns
         return (
             Triple(c["subject"][index], c["verb"][index], c["object"][index]),
             Triple(c["negative_subject"][index], c["negative_verb"][index], c["negative_object"][index]),
+            None if self.targets is None else (self.targets[0][index], self.targets[1][index]),
         )
 
 
@@ -60,8 +68,11 @@ class _Events(Dataset):
         return self.name, index, event.triple, event.label
 
 
-def _collate_pairs(items: Sequence[tuple[Triple, Triple]]) -> PairBatch:
-    return PairBatch([positive for positive, _ in items], [negative for _, negative in items])
+def _collate_pairs(items: Sequence[tuple[Triple, Triple, tuple[float, float] | None]]) -> PairBatch:
+    targets = None
+    if items[0][2] is not None:
+        targets = ([target for *_, (target, _) in items], [target for *_, (_, target) in items])
+    return PairBatch([positive for positive, *_ in items], [negative for _, negative, _ in items], targets)
 
 
 def _collate_events(items: Sequence[tuple[str, int, Triple, int]]) -> EventBatch:
@@ -86,8 +97,8 @@ class PairsDataModule(L.LightningDataModule):
     ) -> None:
         """Args:
         pairs: Parquet file with columns subject, verb, object, negative_subject, negative_verb,
-            negative_object; a relative path not found from the working folder is read from the
-            vendored data folder.
+            negative_object, and optionally a teacher's probabilities target and negative_target; a relative
+            path not found from the working folder is read from the vendored data folder.
         batch_size: pairs per training step (each pair gives two events).
         eval_batch_size: events per validation or test step.
         datasets: the evaluation sets reported by validation and test.
@@ -110,6 +121,10 @@ class PairsDataModule(L.LightningDataModule):
             raise DataFormatError(f"{path}: no pairs; the file is empty")
         return {name: table.column(name).to_pylist() for name in PAIR_COLUMNS}
 
+    @cached_property
+    def _targets(self) -> tuple[list[float], list[float]] | None:
+        return read_pair_targets(resolve_data_path(self.pairs))
+
     @property
     def vocabulary(self) -> list[str]:
         """Every noun of the training pairs (subjects and objects, attested and negative), sorted."""
@@ -124,7 +139,7 @@ class PairsDataModule(L.LightningDataModule):
         return batch
 
     def train_dataloader(self) -> ResumableLoader:
-        pairs = _Pairs(self._columns)
+        pairs = _Pairs(self._columns, self._targets)
         trainer = self.trainer
         replicas, rank = (trainer.world_size, trainer.global_rank) if trainer is not None else (1, 0)
         return ResumableLoader(

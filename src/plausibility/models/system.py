@@ -120,9 +120,12 @@ class PlausibilityModule(L.LightningModule):
     def training_step(self, batch: PairBatch, batch_idx: int) -> torch.Tensor:
         size = len(batch.positives)
         logits = self.training_logits(batch.positives + batch.negatives)  # (2 * size,)
-        labels = torch.cat([logits.new_ones(size), logits.new_zeros(size)])
+        if batch.targets is None:
+            labels = torch.cat([logits.new_ones(size), logits.new_zeros(size)])
+        else:  # a teacher's probabilities: the net learns its judgement of each event
+            labels = logits.new_tensor([*batch.targets[0], *batch.targets[1]])
         loss = F.binary_cross_entropy_with_logits(logits, labels)
-        accuracy = ((logits > 0).float() == labels).float().mean()
+        accuracy = ((logits > 0) == (labels > 0.5)).float().mean()
         self.log("train/loss", loss, prog_bar=True, batch_size=size)
         self.log("train/accuracy", accuracy, batch_size=size)
         return loss
