@@ -4,12 +4,20 @@
         writes outputs/judgement_levers/pairs-reversed-0.25.parquet: the bundled pairs with the negative of a
         share of them (drawn with seed 0) replaced by the attested event's role reversal (o, v, s), where that
         reversal is not itself attested, its two nouns differ, and neither order is a `reversals` benchmark pair
+    python experiments/judgement_benchmarks/levers/hardneg.py added 0.5
+        writes outputs/judgement_levers/pairs-added-0.5.parquet: the bundled pairs, and beside them, for a share of
+        them (drawn with seed 0), one more pair of the attested event against its role reversal, on the same
+        conditions, where neither the event nor its reversal is an event of any judged set (Pep-3k, 20Q, PAP,
+        plain, `reversals`; every half)
     python experiments/judgement_benchmarks/levers/hardneg.py members FOLDER
         writes outputs/judgement_levers/members-FOLDERNAME.npz: `event:FOLDER` and `FOLDER` as calibrated member
         log-odds on every valid event and its reversal, as members.py writes the default's
     python experiments/judgement_benchmarks/levers/hardneg.py compare NAME [NAME ...]
         the default's fixed weights over its members, with the two net members replaced by NAME's, fitted and
         scored as analyse2.py does (folds.py: 5-fold, valid halves only), and the plain accuracy's paired interval
+    python experiments/judgement_benchmarks/levers/hardneg.py beside NAME [NAME ...]
+        NAME's two net members beside the default's four, one logistic regression over the six log-odds (folds.py),
+        against the same regression over the default's four, with the plain half weighing 1, 3, 10 and 25 times
 
 Run from the repository root after members.py.
 """
@@ -47,6 +55,42 @@ def reversed_pairs(share: float) -> None:
     path = OUT / f"pairs-reversed-{share}.parquet"
     pairs.to_parquet(path, index=False)
     print(f"{path}: {replaced:,} of {len(pairs):,} negatives are role reversals ({draw.sum():,} drawn)")
+
+
+def judged_events() -> set[tuple[str, str, str]]:
+    """Every event of every judged set, every half, as (subject, verb, object)."""
+    from plausibility.benchmarks.datasets import load_plausibility_set
+
+    events = set()
+    for name in ("pep3k", "20q"):
+        for half in ("valid", "test"):
+            events |= {(e.triple.subject, e.triple.verb, e.triple.object) for e in load_plausibility_set(name, half)}
+    for path in ("plain/valid", "plain/test", "reversals/valid", "reversals/test", "pap/test"):
+        table = pd.read_csv(f"data/evaluation/{path}.tsv", sep="\t", keep_default_na=False)
+        events |= set(table[["subject", "verb", "object"]].itertuples(index=False, name=None))
+    return events
+
+
+def added_pairs(share: float) -> None:
+    pairs = pd.read_parquet("data/training/pairs.parquet")
+    attested = set(
+        pd.read_parquet("data/training/triples.parquet")[["subject", "verb", "object"]].itertuples(
+            index=False, name=None
+        )
+    )
+    judged = judged_events()
+    draw = np.random.default_rng(0).random(len(pairs)) < share
+    rows = []
+    for row in np.flatnonzero(draw):
+        s, v, o = pairs.subject[row], pairs.verb[row], pairs.object[row]
+        swap = (o, v, s)
+        if s == o or swap in attested or swap in judged or (s, v, o) in judged:
+            continue
+        rows.append({**pairs.iloc[row].to_dict(), "negative_subject": o, "negative_verb": v, "negative_object": s})
+    added = pd.concat([pairs, pd.DataFrame(rows)], ignore_index=True)
+    path = OUT / f"pairs-added-{share}.parquet"
+    added.to_parquet(path, index=False)
+    print(f"{path}: {len(pairs):,} pairs and {len(rows):,} more against role reversals ({draw.sum():,} drawn)")
 
 
 def net_members(folder: str) -> None:
@@ -96,10 +140,32 @@ def compare(names: list[str]) -> None:
             print(f"   {d} event-net member alone AUC {roc_auc_score(labels[d], lo[0]):.3f}")
 
 
+def beside(names: list[str]) -> None:
+    """For each weight of the plain half in the fit, the regression over the default's four log-odds and over those
+    and NAME's two, out of fold: does a net move the trade between Pep-3k and plain, or only slide along it?"""
+    members = np.load(OUT / "members.npz", allow_pickle=True)
+    labels = {d: members[d + "/labels"] for d in SETS}
+    default = {d: members[d + "/lo"].T for d in SETS}
+    for plain_weight in (1, 3, 10, 25):
+        for name in [None, *names]:
+            features = default
+            if name is not None:
+                nets = np.load(OUT / f"members-{name}.npz")
+                features = {d: np.hstack([default[d], nets[d + "/lo"].T]) for d in SETS}
+            predicted = out_of_fold(features, labels, plain_weight)
+            accuracy = ((predicted["plain"] > 0) == labels["plain"]).mean()
+            aucs = " / ".join(f"{roc_auc_score(labels[d], predicted[d]):.3f}" for d in SETS)
+            print(f"plain x{plain_weight:<3} {name or 'default':14s} AUC {aucs}, plain acc {accuracy:.3f}")
+
+
 if __name__ == "__main__":
     command, *arguments = sys.argv[1:]
     if command == "pairs":
         reversed_pairs(float(arguments[0]))
+    elif command == "added":
+        added_pairs(float(arguments[0]))
+    elif command == "beside":
+        beside(arguments)
     elif command == "members":
         net_members(arguments[0])
     else:
