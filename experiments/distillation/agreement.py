@@ -7,12 +7,14 @@ score (its members' log-odds, `judgement_benchmarks/levers/members.py`) and the 
 """
 
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy.stats import pearsonr, spearmanr
 
-WEIGHTS = np.array([3, 1, 6, 6]) / 16  # the default's: event:conceptmax, conceptmax, zero-shot:@pmi-passive, ngram
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "judgement_benchmarks" / "levers"))
+from folds import WEIGHTS  # noqa: E402
 
 members = np.load("outputs/judgement_levers/members.npz", allow_pickle=True)
 scores = pd.read_csv(sys.argv[1], sep="\t", keep_default_na=False)

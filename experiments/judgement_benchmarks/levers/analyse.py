@@ -7,18 +7,18 @@ import sys
 import numpy as np
 
 sys.path.insert(0, "experiments/judgement_benchmarks/levers")
+from folds import WEIGHTS
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 
 z = np.load("outputs/judgement_levers/members.npz", allow_pickle=True)
 names = ["evcm", "cm", "lm", "ng"]
-W = np.array([3, 1, 6, 6]) / 16
 lex = np.load("outputs/judgement_levers/lex.npz") if len(sys.argv) > 1 else None
 
 
 def feats(d, which):
     lo, rev = z[d + "/lo"], z[d + "/rev"]
-    cols = {"base": W @ lo}
+    cols = {"base": WEIGHTS @ lo}
     for i, n in enumerate(names):
         cols[n] = lo[i]
         cols["c_" + n] = lo[i] - rev[i]

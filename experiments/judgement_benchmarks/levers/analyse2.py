@@ -6,14 +6,13 @@ of the event as a fifth member (`big`) and its reversal contrast (`big_c_pp`).""
 import sys
 
 import numpy as np
-from folds import SETS, out_of_fold, paired_interval
+from folds import SETS, WEIGHTS, out_of_fold, paired_interval
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 
 z = np.load("outputs/judgement_levers/members.npz", allow_pickle=True)
 q = np.load("outputs/judgement_levers/lmparts.npz")
 big = np.load(f"outputs/judgement_levers/lmparts-{sys.argv[1].replace('/', '_')}.npz") if len(sys.argv) > 1 else None
-W = np.array([3, 1, 6, 6]) / 16
 sets = SETS
 y = {d: z[d + "/labels"] for d in sets}
 kinds = z["plain/kinds"]
@@ -37,7 +36,7 @@ def cols(d):
         _, big_pp = parts(big)
         larger = {"big": big_pp("fwd"), "big_c_pp": big_pp("fwd") - big_pp("rev")}
     return larger | {
-        "base": W @ lo,
+        "base": WEIGHTS @ lo,
         "evcm": lo[0],
         "cm": lo[1],
         "lm": lo[2],

@@ -27,34 +27,43 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from folds import SETS, out_of_fold, paired_interval
+from folds import SETS, WEIGHTS, out_of_fold, paired_interval
 from sklearn.metrics import roc_auc_score
 
 OUT = Path("outputs/judgement_levers")
-WEIGHTS = np.array([3, 1, 6, 6]) / 16  # event:conceptmax, conceptmax, zero-shot:@pmi-passive, ngram
+
+
+def reversible_rows(pairs: pd.DataFrame, share: float, excluded: set[tuple[str, str, str]]) -> tuple[list[int], int]:
+    """Rows of a share of the pairs (drawn with seed 0) whose attested event (s, v, o) may stand against its role
+    reversal (o, v, s): two different nouns, the reversal not itself attested, neither order in `excluded`; and how
+    many rows were drawn."""
+    attested = set(
+        pd.read_parquet("data/training/triples.parquet")[["subject", "verb", "object"]].itertuples(
+            index=False, name=None
+        )
+    )
+    draw = np.random.default_rng(0).random(len(pairs)) < share
+    rows = []
+    for row in np.flatnonzero(draw):
+        s, v, o = pairs.subject[row], pairs.verb[row], pairs.object[row]
+        swap = (o, v, s)
+        if not (s == o or swap in attested or swap in excluded or (s, v, o) in excluded):
+            rows.append(row)
+    return rows, int(draw.sum())
 
 
 def reversed_pairs(share: float) -> None:
     pairs = pd.read_parquet("data/training/pairs.parquet")
-    attested = set(
-        pd.read_parquet("data/training/triples.parquet")[["subject", "verb", "object"]].itertuples(index=False)
-    )
     held_out = set()
     for half in ("valid", "test"):
         table = pd.read_csv(f"data/evaluation/reversals/{half}.tsv", sep="\t", keep_default_na=False)
-        held_out |= set(table[["subject", "verb", "object"]].itertuples(index=False))
-    draw = np.random.default_rng(0).random(len(pairs)) < share
-    replaced = 0
-    for row in np.flatnonzero(draw):
-        s, v, o = pairs.subject[row], pairs.verb[row], pairs.object[row]
-        swap = (o, v, s)
-        if s == o or swap in attested or swap in held_out or (s, v, o) in held_out:
-            continue
-        pairs.loc[row, ["negative_subject", "negative_verb", "negative_object"]] = swap
-        replaced += 1
+        held_out |= set(table[["subject", "verb", "object"]].itertuples(index=False, name=None))
+    rows, drawn = reversible_rows(pairs, share, held_out)
+    negative = ["negative_subject", "negative_verb", "negative_object"]
+    pairs.loc[rows, negative] = pairs.loc[rows, ["object", "verb", "subject"]].to_numpy()
     path = OUT / f"pairs-reversed-{share}.parquet"
     pairs.to_parquet(path, index=False)
-    print(f"{path}: {replaced:,} of {len(pairs):,} negatives are role reversals ({draw.sum():,} drawn)")
+    print(f"{path}: {len(rows):,} of {len(pairs):,} negatives are role reversals ({drawn:,} drawn)")
 
 
 def judged_events() -> set[tuple[str, str, str]]:
@@ -73,24 +82,15 @@ def judged_events() -> set[tuple[str, str, str]]:
 
 def added_pairs(share: float) -> None:
     pairs = pd.read_parquet("data/training/pairs.parquet")
-    attested = set(
-        pd.read_parquet("data/training/triples.parquet")[["subject", "verb", "object"]].itertuples(
-            index=False, name=None
-        )
-    )
-    judged = judged_events()
-    draw = np.random.default_rng(0).random(len(pairs)) < share
-    rows = []
-    for row in np.flatnonzero(draw):
-        s, v, o = pairs.subject[row], pairs.verb[row], pairs.object[row]
-        swap = (o, v, s)
-        if s == o or swap in attested or swap in judged or (s, v, o) in judged:
-            continue
-        rows.append({**pairs.iloc[row].to_dict(), "negative_subject": o, "negative_verb": v, "negative_object": s})
-    added = pd.concat([pairs, pd.DataFrame(rows)], ignore_index=True)
+    rows, drawn = reversible_rows(pairs, share, judged_events())
+    reversals = pairs.loc[rows].copy()
+    reversals[["negative_subject", "negative_verb", "negative_object"]] = reversals[
+        ["object", "verb", "subject"]
+    ].to_numpy()
+    added = pd.concat([pairs, reversals], ignore_index=True)
     path = OUT / f"pairs-added-{share}.parquet"
     added.to_parquet(path, index=False)
-    print(f"{path}: {len(pairs):,} pairs and {len(rows):,} more against role reversals ({draw.sum():,} drawn)")
+    print(f"{path}: {len(pairs):,} pairs and {len(rows):,} more against role reversals ({drawn:,} drawn)")
 
 
 def net_members(folder: str) -> None:

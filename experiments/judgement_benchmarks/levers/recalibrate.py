@@ -6,14 +6,14 @@ falls. Figures for the plain half are out of fold (event i in fold i % 5); Pep-3
 """
 
 import numpy as np
-from folds import SETS
+from folds import SETS, WEIGHTS
+from scipy.special import expit
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import log_loss
 
 from plausibility.scorers.calibration import Calibration
 from plausibility.scorers.shipped import model_folder
 
-WEIGHTS = np.array([3, 1, 6, 6]) / 16  # event:conceptmax, conceptmax, zero-shot:@pmi-passive, ngram
 members = np.load("outputs/judgement_levers/members.npz", allow_pickle=True)
 score = {d: WEIGHTS @ members[d + "/lo"] for d in SETS}
 labels = {d: members[d + "/labels"].astype(int) for d in SETS}
@@ -42,10 +42,6 @@ def report(name: str, probability: dict[str, np.ndarray]) -> None:
     print(f"{name:32s}", " | ".join(figures), by_kind)
 
 
-def sigmoid(z: np.ndarray) -> np.ndarray:
-    return 1 / (1 + np.exp(-z))
-
-
 report("shipped", {d: shipped.probability(score[d]) for d in SETS})
 n = {d: len(labels[d]) for d in SETS}
 schemes = {
@@ -54,17 +50,14 @@ schemes = {
     "plain alone": {"pep3k": 1e-9, "20q": 1e-9, "plain": 1.0},
 }
 for name, weights in schemes.items():
-    probability = {}
-    for d in ("pep3k", "20q"):
-        slope, intercept = fit(weights, np.ones(n["plain"], bool))
-        probability[d] = sigmoid(slope * score[d] + intercept)
+    slope, intercept = fit(weights, np.ones(n["plain"], bool))
+    probability = {d: expit(slope * score[d] + intercept) for d in ("pep3k", "20q")}
     plain = np.zeros(n["plain"])
     for fold in range(5):
         held = np.arange(n["plain"]) % 5 == fold
-        slope, intercept = fit(weights, ~held)
-        plain[held] = sigmoid(slope * score["plain"][held] + intercept)
+        fold_slope, fold_intercept = fit(weights, ~held)
+        plain[held] = expit(fold_slope * score["plain"][held] + fold_intercept)
     probability["plain"] = plain
-    slope, intercept = fit(weights, np.ones(n["plain"], bool))
     report(name, probability)
     print(f"{'':32s} fitted on all: slope {slope:.3f} intercept {intercept:.3f}, crossing {-intercept / slope:.3f}")
 print(f"{'':32s} shipped: crossing {shipped.crossing:.3f}")
