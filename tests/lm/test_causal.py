@@ -190,7 +190,6 @@ def test_texts_that_begin_alike_run_their_start_once_and_agree_with_the_plain_fo
         np.testing.assert_allclose(values, expected, atol=1e-4)  # a shared start's cache: a token value moves ~5e-7
 
 
-
 @pytest.mark.integration
 def test_a_text_given_twice_gets_equal_values_whatever_batch_each_would_fall_in() -> None:
     # The offline LM, as the tiny ones are too small for padding to move their float32 sums.
