@@ -5,6 +5,8 @@ default, joined back as a pairs file whose `target` / `negative_target` columns 
     plausibility score --input outputs/distillation/events-N.parquet \
         --output outputs/distillation/scored-N.parquet -q            # the default; about 35 events a second
     python experiments/distillation/teacher_set.py pairs N       # outputs/distillation/pairs-N.parquet, its sha256
+    python experiments/distillation/teacher_set.py mixed N SHARE # pairs-N-mixed-SHARE.parquet: each target is
+                                                                 # SHARE of the teacher's and the rest 1 or 0
 
 `events N` leaves out the events an earlier draw's `scored-*.parquet` holds, so a larger draw scores only what is
 new; `pairs N` reads every scored file.
@@ -70,6 +72,21 @@ def scored_pairs(size: int) -> None:
     print("the teacher's mean probability: attested {:.3f}, negatives {:.3f}".format(*means))
 
 
+def mixed_pairs(size: int, share: float) -> None:
+    """The teacher's probabilities mixed with the pair's own labels: attested 1, pseudo-negative 0."""
+    pairs = pd.read_parquet(OUT / f"pairs-{size}.parquet")
+    pairs["target"] = share * pairs.target + (1 - share)
+    pairs["negative_target"] = share * pairs.negative_target
+    path = OUT / f"pairs-{size}-mixed-{share}.parquet"
+    pairs.to_parquet(path, index=False)
+    print(f"{path}: {len(pairs):,} pairs, targets {share} the teacher's")
+
+
 if __name__ == "__main__":
     command, size = sys.argv[1], int(sys.argv[2])
-    events(size) if command == "events" else scored_pairs(size)
+    if command == "events":
+        events(size)
+    elif command == "pairs":
+        scored_pairs(size)
+    else:
+        mixed_pairs(size, float(sys.argv[3]))
