@@ -45,8 +45,8 @@ def hypernym(hierarchy: Hierarchy, noun: str) -> str | None:
     chain = hierarchy.chain(senses[0]) if senses else ()
     if len(chain) < 2 or chain[-1].synset != senses[0]:
         return None
-    word = chain[-2].text
-    return word if "_" not in word and word != noun else None
+    word = chain[-2].text.lower()  # the scorer reads words in lower case
+    return word if " " not in word and word != noun else None
 
 
 def shaped_events(size: int) -> pd.DataFrame:
