@@ -7,7 +7,6 @@ import pytest
 import torch
 from torch import nn
 
-from plausibility.errors import UnknownNameError
 from plausibility.models.abstraction_sampling import sample_cells
 from plausibility.models.system import PlausibilityModule
 from plausibility.triple import Triple
@@ -69,24 +68,6 @@ def test_the_objective_is_the_bce_of_each_event_against_its_label() -> None:
     neg = np.array([_text_logit(t) for t in negatives])
     expected = np.mean(np.r_[np.logaddexp(0, -pos), np.logaddexp(0, neg)])
     assert loss == pytest.approx(expected, rel=1e-12)  # float64 BCE with logits vs numpy's logaddexp: a few ulps
-
-
-def test_logit_mse_learns_the_teachers_log_odds_with_certain_verdicts_kept_finite() -> None:
-    from plausibility.models.datamodule import PairBatch
-
-    positives = [Triple("dog", "chase", "cat"), Triple("person", "eat", "apple")]
-    negatives = [Triple("theory", "chase", "cat"), Triple("person", "eat", "year")]
-    targets = ([0.9, 0.25], [0.4, 0.0])
-    module = PlausibilityModule(net=TextLogitNet(), teacher_loss="logit-mse")
-    loss = module.training_step(PairBatch(positives, negatives, targets), 0).item()
-    logits = np.array([_text_logit(t) for t in positives + negatives])
-    log_odds = np.log([0.9 / 0.1, 0.25 / 0.75, 0.4 / 0.6, 1e-6 / (1 - 1e-6)])  # 0 is read as 1e-6
-    assert loss == pytest.approx(np.mean((logits - log_odds) ** 2), rel=1e-9)
-
-
-def test_an_unknown_teacher_loss_is_refused_with_the_known_ones() -> None:
-    with pytest.raises(UnknownNameError, match="bce, logit-mse"):
-        PlausibilityModule(net=TextLogitNet(), teacher_loss="mse")
 
 
 @pytest.mark.filterwarnings("ignore:You are trying to `self.log\\(\\)`")  # a training step outside a Trainer

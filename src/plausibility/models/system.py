@@ -1,7 +1,7 @@
 """`PlausibilityModule`: the shared objective, BCE of attested vs pseudo-negative events (thesis 6.5)."""
 
 from collections import defaultdict
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import TYPE_CHECKING, Literal
 
 import lightning as L
 import numpy as np
@@ -12,7 +12,7 @@ from lightning.pytorch.utilities import rank_zero_warn
 from sklearn.metrics import roc_auc_score
 from torch import nn
 
-from plausibility.errors import IncompatibleCheckpointError, UnknownNameError
+from plausibility.errors import IncompatibleCheckpointError
 from plausibility.models.abstraction_sampling import sample_cells
 from plausibility.models.datamodule import EventBatch, PairBatch
 from plausibility.models.inference import DEFAULT_BATCH_SIZE, net_logits
@@ -22,10 +22,6 @@ from plausibility.triple import Triple
 
 if TYPE_CHECKING:
     from plausibility.lexicon.abstractions import AbstractionGrid
-
-TeacherLoss = Literal["bce", "logit-mse"]
-# A teacher's probability of 0 or 1 is read as this far inside, so that its log-odds are finite.
-_TEACHER_EPSILON = 1e-6
 
 
 class PlausibilityModule(L.LightningModule):
@@ -50,7 +46,6 @@ class PlausibilityModule(L.LightningModule):
         optimizer: OptimizerCallable = torch.optim.AdamW,
         scheduler: LRSchedulerCallable | None = None,
         init_from: str | None = None,
-        teacher_loss: TeacherLoss = "bce",
     ) -> None:
         """Args:
         net: a net with `featurize(triples)` and `forward(**features) -> logits`.
@@ -68,9 +63,6 @@ class PlausibilityModule(L.LightningModule):
             `WarmupDecay` without `total_steps` decays over the trainer's steps (`max_steps`, else its epochs').
         init_from: a checkpoint of `plausibility fit` whose net weights this one starts from (e.g. a
             trained classifier's for ConceptMax); the optimizer and schedule start afresh.
-        teacher_loss: how a pairs file's teacher probabilities are learnt: `bce` against them as soft labels,
-            or `logit-mse`, the squared distance of the net's logit from the teacher's log-odds, which weighs
-            the teacher's confident verdicts more than `bce` does.
         """
         super().__init__()
         # Under `plausibility fit` the saved hyperparameters are the resolved config, `net` included, which
@@ -83,9 +75,6 @@ class PlausibilityModule(L.LightningModule):
         self.rng = np.random.default_rng(seed)
         self.optimizer = optimizer
         self.scheduler = scheduler
-        if teacher_loss not in get_args(TeacherLoss):
-            raise UnknownNameError("teacher loss", teacher_loss, get_args(TeacherLoss))
-        self.teacher_loss = teacher_loss
         self._evaluated: dict[str, list[tuple[list[int], np.ndarray, list[int]]]] = defaultdict(list)
         self._resumed_torch_rng: torch.Tensor | None = None
         if init_from is not None:
@@ -135,10 +124,7 @@ class PlausibilityModule(L.LightningModule):
             labels = torch.cat([logits.new_ones(size), logits.new_zeros(size)])
         else:  # a teacher's probabilities: the net learns its judgement of each event
             labels = logits.new_tensor([*batch.targets[0], *batch.targets[1]])
-        if batch.targets is not None and self.teacher_loss == "logit-mse":
-            loss = F.mse_loss(logits, torch.logit(labels, eps=_TEACHER_EPSILON))
-        else:
-            loss = F.binary_cross_entropy_with_logits(logits, labels)
+        loss = F.binary_cross_entropy_with_logits(logits, labels)
         accuracy = ((logits > 0) == (labels > 0.5)).float().mean()
         self.log("train/loss", loss, prog_bar=True, batch_size=size)
         self.log("train/accuracy", accuracy, batch_size=size)
