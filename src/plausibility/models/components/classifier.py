@@ -28,7 +28,6 @@ class TripleClassifier(nn.Module):
         dropout: float = 0.1,
         pooling: Pooling = "first",
         trainable_layers: int | None = None,
-        layers: int | None = None,
     ) -> None:
         """Args:
         backbone: a Hugging Face id or local folder of an encoder, or the name of an offline causal LM
@@ -40,8 +39,6 @@ class TripleClassifier(nn.Module):
         trainable_layers: train only the top N transformer blocks (with the final norm and the head),
             freezing the embeddings and the blocks below; None trains everything. Fewer trained blocks
             make a step cheaper, since nothing below them needs a gradient.
-        layers: keep only the bottom N transformer blocks of the backbone and drop the rest: a smaller, faster
-            net from a large backbone (counted before `trainable_layers`); None keeps every block.
         """
         super().__init__()
         if pooling not in get_args(Pooling):
@@ -54,8 +51,6 @@ class TripleClassifier(nn.Module):
         # The head reads one token's final vector itself; an unused pooler would only trouble DDP.
         self.encoder.pooler = None
         self.encoder.train()  # `from_pretrained` returns eval mode, which would switch dropout off in training
-        if layers is not None:
-            keep_bottom(self.encoder, layers, backbone)
         if trainable_layers is not None:
             freeze_below(self.encoder, trainable_layers, backbone)
         self.dropout = nn.Dropout(dropout)
@@ -93,19 +88,6 @@ def transformer_blocks(encoder: nn.Module) -> nn.ModuleList | None:
         if isinstance(blocks, nn.ModuleList):
             return blocks
     return None
-
-
-def keep_bottom(encoder: nn.Module, layers: int, backbone: str) -> None:
-    """Drop every block above the bottom `layers`; the final norm and the head then read the last one kept."""
-    blocks = transformer_blocks(encoder)
-    if blocks is None:
-        raise DataFormatError(f"layers: cannot find the transformer blocks of {backbone}; leave it null")
-    if not 0 < layers <= len(blocks):
-        raise DataFormatError(
-            f"layers: {backbone} has {len(blocks)} blocks, got {layers}; give 1 to {len(blocks)} or null"
-        )
-    del blocks[layers:]
-    encoder.config.num_hidden_layers = layers
 
 
 def freeze_below(encoder: nn.Module, trainable: int, backbone: str) -> None:
