@@ -88,5 +88,7 @@ if __name__ == "__main__":
         events(size)
     elif command == "pairs":
         scored_pairs(size)
-    else:
+    elif command == "mixed":
         mixed_pairs(size, float(sys.argv[3]))
+    else:
+        sys.exit(f"teacher_set.py: command {command!r} is events, pairs or mixed")
