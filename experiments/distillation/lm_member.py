@@ -27,7 +27,7 @@ from scipy.stats import spearmanr
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from agreement import FAST, LM, WEIGHTS, judged_members, judged_scores  # noqa: E402
-from teacher_set import EVENT, NEGATIVE, OUT, scored_events  # noqa: E402
+from teacher_set import EVENT, OUT, scored_events, with_targets  # noqa: E402
 
 from plausibility.scorers.registry import build_scorer  # noqa: E402
 from plausibility.triple import Triple  # noqa: E402
@@ -67,9 +67,7 @@ def pairs(path: str) -> None:
     """A pairs file whose targets are the LM member's probabilities of its events (`<name>-lm.parquet`)."""
     member = pd.read_parquet(OUT / "lm-member.parquet")
     probability = dict(zip(map(tuple, member[EVENT].to_numpy()), expit(member.lm_log_odds), strict=True))
-    table = pd.read_parquet(path)
-    table["target"] = [probability[event] for event in map(tuple, table[EVENT].to_numpy())]
-    table["negative_target"] = [probability[event] for event in map(tuple, table[NEGATIVE].to_numpy())]
+    table = with_targets(pd.read_parquet(path), probability)
     out = OUT / (Path(path).stem + "-lm.parquet")
     table.to_parquet(out, index=False)
     print(

@@ -3,7 +3,8 @@ roles reversed (`o v s`, as the plain set's role reversals), its subject swapped
 animal for an inanimate subject and the reverse, as the plain set's animacy events), and one argument raised to its
 WordNet hypernym (an abstraction, of the kind ConceptMax's grids hold).
 
-    python experiments/distillation/shaped.py events N   # outputs/distillation/events-shaped-N.parquet
+    python experiments/distillation/shaped.py events N   # shaped-N.parquet (every shaped event, with the event it
+                                                         # was made from) and events-shaped-N.parquet (those to score)
     plausibility score --input outputs/distillation/events-shaped-N.parquet \
         --output outputs/distillation/scored-shaped-N.parquet -q
     python experiments/distillation/shaped.py pairs N    # pairs-48000-shaped-N.parquet: the 48,000 pairs and one
@@ -24,7 +25,7 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "judgement_benchmarks" / "levers"))
 from hardneg import judged_events  # noqa: E402
-from teacher_set import EVENT, NEGATIVE, OUT, drawn_pairs, scored_events  # noqa: E402
+from teacher_set import EVENT, NEGATIVE, OUT, drawn_pairs, scored_events, teacher_probabilities, with_targets  # noqa: E402
 
 from plausibility.lexicon.hierarchy import Hierarchy  # noqa: E402
 from plausibility.resources.wordnet import load_wordnet  # noqa: E402
@@ -79,8 +80,10 @@ def shaped_events(size: int) -> pd.DataFrame:
 
 
 def events(size: int) -> None:
-    """The shaped events the teacher has not scored yet, to score with `plausibility score --input`."""
+    """The shaped events, kept for `pairs`, and those the teacher has not scored yet, to score with `plausibility
+    score --input`."""
     shaped = shaped_events(size)
+    shaped.to_parquet(OUT / f"shaped-{size}.parquet", index=False)
     done = set(scored_events()[EVENT].itertuples(index=False, name=None))
     new = shaped[NEGATIVE].set_axis(EVENT, axis=1)
     new = new[[event not in done for event in new.itertuples(index=False, name=None)]]
@@ -92,11 +95,7 @@ def events(size: int) -> None:
 
 def pairs(size: int) -> None:
     """The draw's pairs and one more per shaped event, against the attested event it was made from."""
-    scored = scored_events()
-    probability = dict(zip(map(tuple, scored[EVENT].to_numpy()), scored["probability"], strict=True))
-    shaped = shaped_events(size).drop(columns="kind")
-    shaped["target"] = [probability[event] for event in map(tuple, shaped[EVENT].to_numpy())]
-    shaped["negative_target"] = [probability[event] for event in map(tuple, shaped[NEGATIVE].to_numpy())]
+    shaped = with_targets(pd.read_parquet(OUT / f"shaped-{size}.parquet").drop(columns="kind"), teacher_probabilities())
     table = pd.concat([pd.read_parquet(OUT / f"pairs-{DRAW}.parquet"), shaped], ignore_index=True)
     path = OUT / f"pairs-{DRAW}-shaped-{size}.parquet"
     table.to_parquet(path, index=False)

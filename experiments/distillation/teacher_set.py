@@ -48,6 +48,19 @@ def scored_events() -> pd.DataFrame:
     return pd.concat(tables).drop_duplicates(EVENT) if tables else pd.DataFrame(columns=[*EVENT, "probability"])
 
 
+def with_targets(pairs: pd.DataFrame, probability: dict[tuple[str, str, str], float]) -> pd.DataFrame:
+    """The pairs with the `target` / `negative_target` columns training reads: each event's probability."""
+    pairs["target"] = [probability[event] for event in map(tuple, pairs[EVENT].to_numpy())]
+    pairs["negative_target"] = [probability[event] for event in map(tuple, pairs[NEGATIVE].to_numpy())]
+    return pairs
+
+
+def teacher_probabilities() -> dict[tuple[str, str, str], float]:
+    """The default's probability of every event it has scored."""
+    scored = scored_events()
+    return dict(zip(map(tuple, scored[EVENT].to_numpy()), scored["probability"], strict=True))
+
+
 def events(size: int) -> None:
     pairs = drawn_pairs(size)
     both = pd.concat([pairs[EVENT], pairs[NEGATIVE].set_axis(EVENT, axis=1)]).drop_duplicates()
@@ -59,11 +72,7 @@ def events(size: int) -> None:
 
 
 def scored_pairs(size: int) -> None:
-    pairs = drawn_pairs(size)
-    scored = scored_events()
-    probability = dict(zip(map(tuple, scored[EVENT].to_numpy()), scored["probability"], strict=True))
-    pairs["target"] = [probability[event] for event in map(tuple, pairs[EVENT].to_numpy())]
-    pairs["negative_target"] = [probability[event] for event in map(tuple, pairs[NEGATIVE].to_numpy())]
+    pairs = with_targets(drawn_pairs(size), teacher_probabilities())
     path = OUT / f"pairs-{size}.parquet"
     pairs.to_parquet(path, index=False)
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
