@@ -31,6 +31,7 @@ from plausibility.scorers.protocol import TripleScorer
 from plausibility.scorers.registry import build_scorer
 from plausibility.scorers.shipped import DEFAULT_MODEL, shipped_versions
 from plausibility.scorers.spec import parse_spec
+from plausibility.scorers.stack import Reason, stack_of
 from plausibility.triple import Triple
 from plausibility.workers import pool_of, worker_devices
 
@@ -63,15 +64,20 @@ class Scorer:
     they read the benchmarks' events as written, as `plausibility evaluate` does.
     """
 
-    def __init__(self, scorer: TripleScorer, spec: str, min_depth: int | None = None) -> None:
+    def __init__(
+        self, scorer: TripleScorer, spec: str, min_depth: int | None = None, precision: str = "float32"
+    ) -> None:
         """Args:
         scorer: the scorer; a ConceptMax takes its maximum over grids of `min_depth` where it is given.
         spec: the SPEC it was built from, for reports.
         min_depth: lay abstraction grids out from hypernyms at least this deep (default: the scorer's own).
+        precision: what its models run in, as records report it (a stack's own: its language model's).
         """
         self.scorer = at_min_depth(scorer, min_depth)
         self.spec = spec
         self.min_depth = min_depth
+        stack = stack_of(scorer)
+        self.precision = stack.precision if stack is not None else precision
 
     def __repr__(self) -> str:
         return f"Scorer({self.spec!r})"
@@ -115,6 +121,13 @@ class Scorer:
         """
         return explain(self.scorer, self.as_scored(triples, as_given), top=top, min_depth=self.min_depth)
 
+    def reasons(self, triples: Iterable[TripleLike], as_given: bool = False) -> list[list[Reason]]:
+        """Why each event is judged less plausible, in words: a stacked model's restriction and role-reversal
+        features that pull its log-odds down the most (none for any other model, or where none pulls much)."""
+        scored = self.as_scored(triples, as_given)
+        stack = stack_of(self.scorer)
+        return stack.reasons(scored) if stack is not None else [[] for _ in scored]
+
     def grids(self, triples: Iterable[TripleLike], as_given: bool = False) -> list[GridProbabilities]:
         """Each event's abstraction grid with every cell's probability: what `explain` ranks, for drawing it."""
         return grid_probabilities(self.scorer, self.as_scored(triples, as_given), min_depth=self.min_depth)
@@ -141,11 +154,15 @@ class Scorer:
             "model": self.spec,
             "shipped_models": shipped_versions(self.spec),
             "probability_mapping": self.probability_mapping,
+            "precision": self.precision,
         }
         records = [{**answer, **shared} for answer in self.answers(given, as_given)]
         if explain or explains_itself(self.scorer):
             for record, explanation in zip(records, self.explain(given, top, as_given), strict=True):
                 record["explanation"] = explanation.record()
+        if explain and stack_of(self.scorer) is not None:
+            for record, reasons in zip(records, self.reasons(given, as_given), strict=True):
+                record["reasons"] = [reason.record() for reason in reasons]
         return records
 
     def table_columns(self, as_given: bool = False, explain: bool = False) -> TripleColumns:
@@ -313,10 +330,12 @@ def load_scorer(
     Args:
         spec: the SPEC; None (or `"default"`) is the shipped default model (`plausibility models default`).
         device: `cpu`, `cuda`, `cuda:N`, `mps` or `auto`; None keeps each scorer's default.
-        dtype: `float32` (the default), `bfloat16` or `float16`.
+        dtype: `float32`, `bfloat16` or `float16`; None keeps each scorer's own (float32, but the default model's
+            language model runs in bfloat16 on a CPU with bfloat16 units, with a calibration of its own).
         batch_size: sequences or triples per forward pass; None keeps each scorer's default.
         min_depth: lay abstraction grids (`explain`'s, and a ConceptMax's maximum) out from hypernyms at least
             this many levels below WordNet's root; None keeps the scorer's own (the thesis's is 4).
     """
     spec = spec or DEFAULT_MODEL
-    return Scorer(build_scorer(spec, device=device, dtype=dtype, batch_size=batch_size), spec, min_depth)
+    scorer = build_scorer(spec, device=device, dtype=dtype, batch_size=batch_size)
+    return Scorer(scorer, spec, min_depth, dtype or "float32")

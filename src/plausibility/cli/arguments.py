@@ -7,9 +7,11 @@ from plausibility.errors import CommandLineError, PlausibilityError
 from plausibility.workers import worker_devices
 
 DTYPE_HELP = (
-    "precision of the model's weights and activations: float32 (the default), bfloat16 (faster on CPUs "
+    "precision of the model's weights and activations: float32, bfloat16 (faster on CPUs "
     "and GPUs that support it, and half the memory, but a text's log-probability can move by around a nat: "
-    "check a float32 run before trusting small differences) or float16 (GPUs)"
+    "check a float32 run before trusting small differences) or float16 (GPUs); default: float32, but the "
+    "default model runs its language model in bfloat16 on a CPU with bfloat16 units, with a calibration of "
+    "its own"
 )
 
 # What --batch-size counts for a command that loads SPEC scorers.
@@ -56,7 +58,7 @@ def add_load_options(parser: argparse.ArgumentParser, batch: str) -> None:
         help="cpu, cuda, cuda:N, mps or auto (the first GPU, else MPS, else the CPU); default: a language model "
         "auto, a trained model cpu. A device this machine lacks is an error before anything loads",
     )
-    group.add_argument("--dtype", choices=DTYPES, default="float32", help=DTYPE_HELP)
+    group.add_argument("--dtype", choices=DTYPES, help=DTYPE_HELP)
     group.add_argument(
         "--batch-size", type=positive_int, metavar="N", help=f"{batch}; scores move with it only by float rounding"
     )

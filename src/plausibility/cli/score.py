@@ -264,4 +264,7 @@ def _answer(args: argparse.Namespace, scorer: "Scorer") -> int:
         console.print(f"explained by: [bold]{explanation.best}[/bold] (probability {explanation.best_probability:.4f})")
         for abstraction, probability in explanation.top:
             console.print(f"  {probability:.4f}  {abstraction}")
+        (reasons,) = scorer.reasons([args.words], as_given=args.as_given)
+        for reason in reasons:
+            console.print(f"less plausible: {reason.text} ({reason.log_odds:+.2f} log-odds)", highlight=False)
     return 0

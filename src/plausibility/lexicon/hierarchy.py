@@ -110,6 +110,15 @@ class Hierarchy:
             row = int(self.table.parents[row])
         return tuple(self._concept(row) for row in reversed(rows) if self._keeps(row))
 
+    def lineage(self, synset: str) -> tuple[str, ...]:
+        """Synset names from `synset` itself up to the root along its chain, unfiltered."""
+        names = []
+        row = self._row(synset)
+        while row != ROOT:
+            names.append(self.table.synsets[row])
+            row = int(self.table.parents[row])
+        return tuple(names)
+
     def _row(self, synset: str) -> int:
         row = self._rows.get(synset)
         if row is None:

@@ -93,8 +93,10 @@ def fit_platt(
     labels: Sequence[int] | np.ndarray,
     fitted_on: str,
     target: CalibrationTarget = "pairs",
+    weights: Sequence[float] | np.ndarray | None = None,
 ) -> Calibration:
-    """Logistic regression of the labels on the 1-D scores (unpenalised maximum likelihood)."""
+    """Logistic regression of the labels on the 1-D scores (unpenalised maximum likelihood), each score weighing
+    its `weights` (default: 1)."""
     from sklearn.linear_model import LogisticRegression
 
     x = np.asarray(scores, dtype=np.float64)
@@ -103,7 +105,9 @@ def fit_platt(
         raise DataFormatError(f"{fitted_on}: calibration needs finite scores of both labels, aligned ({len(x)} scores)")
     # Standardised for the solver (log scores sit far from zero), then mapped back to the raw scale.
     centre, spread = float(x.mean()), float(x.std()) or 1.0
-    model = LogisticRegression(C=np.inf, tol=1e-10, max_iter=1000).fit(((x - centre) / spread)[:, None], y)
+    model = LogisticRegression(C=np.inf, tol=1e-10, max_iter=1000).fit(
+        ((x - centre) / spread)[:, None], y, sample_weight=None if weights is None else np.asarray(weights, float)
+    )
     slope = float(model.coef_[0, 0]) / spread
     intercept = float(model.intercept_[0]) - slope * centre
     if not slope > 0:

@@ -19,6 +19,12 @@ from plausibility.triple import Triple
 _EPSILON = 1e-12
 
 
+def log_odds(scorer: TripleScorer, triples: Sequence[Triple], held_out: bool = False) -> np.ndarray:
+    """`logit` of the scorer's probability of each triple, kept finite (`held_out`: see `held_out_scores`)."""
+    scores = held_out_scores(scorer, triples) if held_out else scorer.score(triples)
+    return logit(np.clip(scorer.to_probability(scores), _EPSILON, 1 - _EPSILON)).astype(np.float64)
+
+
 class EnsembleScorer:
     """Scores an event by the weighted mean over its members of `logit(member probability)`; its probability is
     the sigmoid.
@@ -56,10 +62,7 @@ class EnsembleScorer:
 
         With `held_out`, a member that can leave an event out of its counts does (`held_out_scores`).
         """
-        rows = []
-        for member in self.members:
-            scores = held_out_scores(member, triples) if held_out else member.score(triples)
-            rows.append(logit(np.clip(member.to_probability(scores), _EPSILON, 1 - _EPSILON)))
+        rows = [log_odds(member, triples, held_out) for member in self.members]
         return np.asarray(rows, dtype=np.float64).reshape(len(self.members), len(triples))
 
     def score(self, triples: Sequence[Triple]) -> np.ndarray:

@@ -10,15 +10,16 @@ Every factory imports what it needs when called, so naming one scorer never load
 """
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
-from plausibility.devices import DType, LoadOptions
+from plausibility.devices import DType, LoadOptions, fast_precision
 from plausibility.resources.paths import bundled_triples
 from plausibility.scorers.calibrated import calibrate, uncalibrated
 from plausibility.scorers.calibration import Calibration
 from plausibility.scorers.calibration_store import calibrated, calibration_for
 from plausibility.scorers.protocol import GridSearcher, TripleScorer
-from plausibility.scorers.shipped import CALIBRATION, DEFAULT_MODEL, ensemble_spec, model_folder
+from plausibility.scorers.shipped import CALIBRATION, DEFAULT_MODEL, ensemble_spec, model_folder, stack_config
 from plausibility.scorers.spec import ScorerKind, ScorerSpec, parse_spec, stamps
 
 # Sequences per forward pass of a language model when the options name none.
@@ -56,7 +57,7 @@ def _zero_shot(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
         spec.source or DEFAULT_CAUSAL_LM,
         batch_size=options.batch_size or LM_BATCH_SIZE,
         device=options.device,
-        dtype=options.dtype,
+        dtype=options.dtype or "float32",
         pll=spec.pll,
     )
     default = "masked" if isinstance(lm, MaskedLanguageModel) else "pmi"
@@ -107,6 +108,25 @@ def _own_calibration(spec: ScorerSpec, member: bool) -> Calibration | None:
     return own if not member or own.target == "pairs" else None
 
 
+def _stack(
+    folder: Path, config: dict, options: LoadOptions, calibrate_probabilities: bool, loaded: dict[str, TripleScorer]
+) -> TripleScorer:
+    """A stacked model's folder: its members built as an ensemble's are, its language model in the precision
+    asked for, else `fast_precision`, and the calibration of that precision (its nets stay in float32: the
+    calibrations were fitted so)."""
+    from plausibility.scorers.stack_folder import load_stack, stack_calibration
+
+    precision = options.dtype or fast_precision(options.torch_device("auto"))
+
+    def member(text: str) -> TripleScorer:
+        parsed = parse_spec(text)
+        own = replace(options, dtype=precision if parsed.kind == "zero-shot" else None)
+        return _build(parsed, own, True, loaded, member=True)
+
+    stack = load_stack(folder, config, {text: member(text) for text in config["members"]}, precision)
+    return calibrate(stack, stack_calibration(folder, precision)) if calibrate_probabilities else stack
+
+
 def _build(
     spec: ScorerSpec,
     options: LoadOptions,
@@ -147,6 +167,8 @@ def _build(
         members = [_build(part, options, True, loaded, member=True) for part in spec.members]
         ensemble = EnsembleScorer(members, [str(part) for part in spec.members], spec.weights)
         return calibrated(spec, ensemble) if calibrate_probabilities else ensemble
+    if spec.kind in ("shipped", "folder") and (config := stack_config(_folder(spec))) is not None:
+        return _stack(_folder(spec), config, options, calibrate_probabilities, loaded)
     if spec.kind in ("shipped", "folder") and (written := ensemble_spec(_folder(spec))) is not None:
         ensemble = _build(parse_spec(written), options, False, loaded, member)
         own = _own_calibration(spec, member) if calibrate_probabilities else None
@@ -178,10 +200,11 @@ def build_scorer(
         spec: a SPEC string (see `plausibility.scorers.spec`) or a parsed one.
         device: `cpu`, `cuda`, `cuda:N`, `mps` or `auto`; None keeps each scorer's default. A device this
             machine lacks fails before anything loads.
-        dtype: `float32` (the default), `bfloat16` or `float16`.
+        dtype: `float32`, `bfloat16` or `float16`; None keeps each scorer's own (float32, but a stacked model's
+            language model runs in bfloat16 on a CPU with bfloat16 units: `plausibility.devices.fast_precision`).
         batch_size: sequences or triples per forward pass; None keeps each scorer's default.
     """
-    options = LoadOptions(device, dtype or "float32", batch_size)
+    options = LoadOptions(device, dtype, batch_size)
     if device is not None:
         options.torch_device(device)
     parsed = spec if isinstance(spec, ScorerSpec) else parse_spec(spec or DEFAULT_MODEL)

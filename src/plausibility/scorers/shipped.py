@@ -17,6 +17,7 @@ from plausibility.resources.paths import data_dir, shipped_models
 
 DEFAULT_MODEL = "default"
 ENSEMBLE_FORMAT = "plausibility-ensemble/1"
+STACK_FORMAT = "plausibility-stack/1"
 CONFIG = "config.yaml"
 CALIBRATION = "calibration.json"
 CARD = "MODEL_CARD.md"
@@ -28,7 +29,8 @@ class ShippedModel:
     """A shipped model as `plausibility models` lists it.
 
     Attributes:
-        spec: for an ensemble, the SPEC it is built from; None for a trained net.
+        spec: for an ensemble, the SPEC it is built from; for a stack, its features joined by `+`; None for a
+            trained net.
         summary: what it is, in one line.
         test_auc: `{"pep3k": auc, "20q": auc}` on the test halves, from its measured figures.
         size: bytes of its folder and of every shipped model it loads (an ensemble's members' folders).
@@ -73,26 +75,50 @@ def ensemble_spec(folder: Path) -> str | None:
     return config["spec"]
 
 
+def stack_config(folder: Path) -> dict | None:
+    """The config of a stacked model's folder (`plausibility.scorers.stack_folder`); None for any other folder."""
+    if not (folder / CONFIG).is_file():
+        return None
+    config = _config(folder)
+    if config.get("format") != STACK_FORMAT:
+        return None
+    if not isinstance(config.get("members"), list) or not isinstance(config.get("features"), list):
+        raise DataFormatError(f"{folder / CONFIG}: a stack's config needs its members and features; reinstall it")
+    return config
+
+
+def member_specs(folder: Path) -> list[str]:
+    """The SPECs an ensemble's or a stack's folder loads as its members; [] for a net's folder."""
+    if (written := ensemble_spec(folder)) is not None:
+        from plausibility.scorers.spec import parse_spec
+
+        return [str(member) for member in parse_spec(written).members]
+    config = stack_config(folder)
+    return [str(member) for member in config["members"]] if config is not None else []
+
+
 def shipped_model(name: str) -> ShippedModel:
     """What a shipped model is: its name, version, one-line summary, test AUC and size."""
     folder = model_folder(name)
     config = _config(folder)
     figures = json.loads((folder / EVALUATION).read_text(encoding="utf-8")) if (folder / EVALUATION).is_file() else {}
     test_auc = {key.split("/")[0]: value["estimate"] for key, value in figures.items() if key.endswith("/test")}
+    stack = stack_config(folder)
     return ShippedModel(
         name,
         str(config.get("version", "unversioned")),
         str(config.get("summary", "")),
-        ensemble_spec(folder),
+        ensemble_spec(folder) if stack is None else "stack:" + "+".join(f["feature"] for f in stack["features"]),
         test_auc,
         shipped_bytes(name),
         folder,
     )
 
 
-def shipped_bytes(spec: str) -> int:
-    """Bytes of the folders of every shipped model `spec` loads (an ensemble's members' folders)."""
-    folders = [model_folder(name) for name in shipped_versions(spec)]
+def shipped_bytes(*specs: str) -> int:
+    """Bytes of the folders of every shipped model the SPECs load (an ensemble's or a stack's members' folders),
+    each folder counted once."""
+    folders = sorted({model_folder(name) for spec in specs for name in shipped_versions(spec)})
     return sum(path.stat().st_size for folder in folders for path in folder.rglob("*") if path.is_file())
 
 
@@ -121,8 +147,8 @@ def shipped_versions(spec: str) -> dict[str, str]:
         if part.kind == "shipped" and part.source and part.source not in versions:
             folder = model_folder(part.source)
             versions[part.source] = str(_config(folder).get("version", "unversioned"))
-            if (written := ensemble_spec(folder)) is not None:
-                visit(parse_spec(written))
+            for member in member_specs(folder):
+                visit(parse_spec(member))
 
     visit(parse_spec(spec))
     return dict(sorted(versions.items()))
