@@ -95,13 +95,28 @@ def test_offline_spacy_parses() -> None:
     assert [t.lemma_ for t in doc] == ["the", "child", "eat", "apple", "."]
 
 
-def test_two_first_builds_of_a_cache_folder_both_succeed(tmp_path: Path) -> None:
+def test_two_first_builds_of_a_cache_folder_both_succeed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import filelock
+
     target = tmp_path / "cache" / "built"
+    askers: set[int] = set()
+    both_asked = threading.Event()
+
+    class WatchedLock(filelock.FileLock):
+        def acquire(self, *args: object, **kwargs: object) -> object:
+            askers.add(threading.get_ident())
+            if len(askers) == 2:
+                both_asked.set()
+            return super().acquire(*args, **kwargs)
+
+    monkeypatch.setattr(filelock, "FileLock", WatchedLock)
     fills: list[int] = []
 
     def fill(staging: Path) -> None:
         fills.append(threading.get_ident())
-        time.sleep(0.5)  # long enough that the second caller arrives while the first is still building
+        # The first caller builds until the second has asked for the lock: the second always arrives mid-build.
+        if not both_asked.wait(timeout=60):
+            raise TimeoutError("the second caller never asked for the lock")
         (staging / "done").write_text("x\n")
 
     results: list[Path | BaseException] = []

@@ -206,6 +206,7 @@ def _fit_arguments(config: Path, backbone: str, folder: Path) -> list[str]:
     ]
 
 
+@pytest.mark.numeric  # float32 weights after 120 steps compared bit for bit: on one thread and on all
 def test_sigterm_part_way_through_fit_saves_last_ckpt_and_resuming_equals_the_uninterrupted_run(
     roberta_backbone: str, tmp_path: Path
 ) -> None:
@@ -233,6 +234,8 @@ def test_sigterm_part_way_through_fit_saves_last_ckpt_and_resuming_equals_the_un
     gap = max(
         (final["state_dict"][name] - again["state_dict"][name]).abs().max().item() for name in final["state_dict"]
     )
+    # Exact: every process runs at the thread count the environment gives them all (one in the suite's first pass,
+    # all in its numeric pass), on the same kernels from the same seed, and resuming restores what the stop saved.
     assert gap == 0.0
 
 

@@ -4,7 +4,6 @@ import torch
 
 from plausibility.errors import DataFormatError, UnknownNameError
 from plausibility.lm.causal import CausalLMScorer
-from plausibility.lm.protocol import LanguageModelScorer
 
 pytestmark = pytest.mark.numeric  # per-token float32 values compared across batches
 
@@ -31,10 +30,6 @@ def direct_logprobs(model: torch.nn.Module, ids: list[int]) -> np.ndarray:
     with torch.no_grad():
         logprobs = model(torch.tensor([ids])).logits[0].log_softmax(-1)
     return np.array([logprobs[i - 1, ids[i]].item() for i in range(1, len(ids))])
-
-
-def test_is_a_language_model_scorer(causal_scorer: CausalLMScorer) -> None:
-    assert isinstance(causal_scorer, LanguageModelScorer)
 
 
 def test_continuation_logprob_is_the_sum_of_its_token_logprobs(causal_scorer: CausalLMScorer) -> None:

@@ -7,7 +7,6 @@ from transformers import RobertaForMaskedLM
 
 from plausibility.errors import DataFormatError, ResourceMissingError, UnknownNameError
 from plausibility.lm.masked import MaskedLMScorer
-from plausibility.lm.protocol import LanguageModelScorer
 
 pytestmark = pytest.mark.numeric  # per-token float32 values compared across batches
 
@@ -24,10 +23,6 @@ def direct_masked(
     with torch.no_grad():
         logprobs = model(inputs).logits[0].log_softmax(-1)
     return np.array([logprobs[p, ids[p]].item() for p in scored])
-
-
-def test_is_a_language_model_scorer(masked_scorer: MaskedLMScorer) -> None:
-    assert isinstance(masked_scorer, LanguageModelScorer)
 
 
 def test_pseudo_log_likelihood_masks_each_token_in_turn(original_pll_scorer: MaskedLMScorer) -> None:
