@@ -7,8 +7,13 @@ DEMO_OUTPUT ?= outputs/demo
 
 .PHONY: demo test lint docs setup wordnet
 
+# The command is installed in $(VENV), not on PATH: the last lines say how to run it.
 demo: setup
 	$(VENV)/bin/plausibility demo --output $(DEMO_OUTPUT)
+	@echo
+	@echo "The demo's outputs are in $(DEMO_OUTPUT). plausibility is installed in $(VENV): run it as"
+	@echo "  $(VENV)/bin/plausibility --help"
+	@echo "or activate the environment first (source $(VENV)/bin/activate), then run plausibility --help."
 
 # The suite runs two tests at a time, each on one thread; then its numeric tests run again on all the machine's
 # threads. float32 sums move with the thread count and the CPU's kernels, so a figure that holds only on one

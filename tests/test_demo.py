@@ -1,7 +1,10 @@
 """The demo's quick training config: the shipped ConceptMax config with its budget, in its own run folder."""
 
+import shutil
+import subprocess
 from pathlib import Path
 
+import pytest
 import yaml
 
 from plausibility.demo import DemoSettings, _quick_config
@@ -35,3 +38,26 @@ def test_the_demo_explains_over_the_thesis_grids_by_default() -> None:
     args = build_parser().parse_args(["demo"])
     assert DemoSettings().explain_min_depth == args.explain_min_depth == 4
     assert build_parser().parse_args(["demo", "--explain-min-depth", "6"]).explain_min_depth == 6
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_demo_ends_by_saying_how_to_run_plausibility(tmp_path: Path) -> None:
+    # A stand-in environment: an interpreter and a `plausibility` that only say they ran, installed after
+    # pyproject.toml changed, so that make neither builds it nor fetches WordNet.
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    for name in ("python", "plausibility"):
+        (venv / "bin" / name).write_text(f'#!/bin/sh\necho "{name} $*"\n')
+        (venv / "bin" / name).chmod(0o755)
+    (venv / ".installed").touch()
+    root = Path(__file__).parents[1]
+    command = ["make", "-s", "-C", str(root), "demo", f"VENV={venv}", f"DEMO_OUTPUT={tmp_path / 'out'}"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-5:-3] == [f"plausibility demo --output {tmp_path / 'out'}", ""]
+    assert lines[-3:] == [
+        f"The demo's outputs are in {tmp_path / 'out'}. plausibility is installed in {venv}: run it as",
+        f"  {venv}/bin/plausibility --help",
+        f"or activate the environment first (source {venv}/bin/activate), then run plausibility --help.",
+    ]
