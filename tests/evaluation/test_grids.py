@@ -5,7 +5,7 @@ import pytest
 
 from plausibility.baselines.ngram import BigramCounts, NgramScorer
 from plausibility.corpus.artefacts import read_counts
-from plausibility.errors import PlausibilityError
+from plausibility.errors import DataFormatError, PlausibilityError
 from plausibility.evaluation.consistency import concavity_delta, grid_windows, local_extremum_rate
 from plausibility.evaluation.grids import ProbabilityRangeError, measure_consistency, score_grids
 from plausibility.evaluation.heatmap import save_heatmap
@@ -70,6 +70,15 @@ def test_pooled_metrics_are_over_all_windows(lexicon, ngram):
     assert result.probability_mapping == ngram.probability_mapping
     assert result.grids[0].concavity_delta == concavity_delta(result.grids[0].windows)
     assert result.lexicon == {"vocabulary": "all of WordNet", "vocabulary_size": None, "min_depth": 4, "wsd": "mfs"}
+
+
+def test_events_may_be_tuples_or_strings_of_three_words(lexicon, ngram):
+    given = [("dog", "eat", "meat"), "cat eat meat", EVENTS[2]]
+    expected, result = measure_consistency(ngram, EVENTS, lexicon), measure_consistency(ngram, given, lexicon)
+    assert result.concavity_delta == expected.concavity_delta  # the same grids scored alike
+    assert [grid.probabilities.tolist() for grid in result.grids] == [g.probabilities.tolist() for g in expected.grids]
+    with pytest.raises(DataFormatError, match=r"^event 1 \(\('cat', 'eat'\)\) is not a triple; give \(subject, verb"):
+        measure_consistency(ngram, [EVENTS[0], ("cat", "eat")], lexicon)
 
 
 def test_events_without_windows_are_refused(lexicon, ngram):

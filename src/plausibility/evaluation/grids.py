@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from plausibility.errors import PlausibilityError
+from plausibility.errors import DataFormatError, PlausibilityError
 from plausibility.evaluation.consistency import (
     concavity_delta,
     grid_windows,
@@ -125,20 +125,38 @@ def score_grids(
     return scored, len(distinct)
 
 
+def _as_events(events: Sequence[Triple | Sequence[str]]) -> list[Triple]:
+    """Events as `Triple`s: a `(subject, verb, object)` tuple or a string of three words is read as written."""
+    triples = []
+    for index, event in enumerate(events):
+        if isinstance(event, Triple):
+            triples.append(event)
+            continue
+        words = event.split() if isinstance(event, str) else list(event)
+        if len(words) != 3 or not all(isinstance(word, str) for word in words):
+            raise DataFormatError(f"event {index} ({event!r}) is not a triple; give (subject, verb, object) words")
+        triples.append(Triple(*words))
+    return triples
+
+
 def measure_consistency(
     scorer: TripleScorer,
-    events: Sequence[Triple],
+    events: Sequence[Triple | Sequence[str]],
     lexicon: TrainingLexicon | None = None,
     batch_size: int = 1024,
     progress: bool = False,
 ) -> ConsistencyResult:
     """Lay out every event's grid in `lexicon` (default: `lexicon_of(scorer.lexicon)`), score it, pool CCΔ and LER.
 
-    ConceptMax is measured on the grids it searches: given another lexicon, it searches that one.
+    Events are `Triple`s, `(subject, verb, object)` tuples or strings of three words, each read as written (as
+    `plausibility consistency` reads a benchmark's events). ConceptMax is measured on the grids it searches: given
+    another lexicon, it searches that one.
 
     Raises:
+        DataFormatError: an event is not three words.
         PlausibilityError: no event has an axis of three or more abstractions, so there is nothing to measure.
     """
+    events = _as_events(events)
     lexicon = lexicon or lexicon_of(scorer.lexicon)
     if isinstance(scorer, GridSearcher) and scorer.lexicon != lexicon:
         scorer = scorer.over(lexicon)
