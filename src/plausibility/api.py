@@ -12,7 +12,7 @@ import numpy as np
 
 from plausibility.corpus.artefacts import TRIPLE_COLUMNS
 from plausibility.devices import DType
-from plausibility.errors import PlausibilityError
+from plausibility.errors import InvalidTripleError
 from plausibility.lexicon.training_lexicon import TrainingLexicon, lexicon_of
 from plausibility.query.batch import Annotator, BatchResult, TripleColumns, score_table, score_triples
 from plausibility.query.coverage import coverage_flags
@@ -39,20 +39,29 @@ TripleLike = Triple | tuple[str, str, str] | Sequence[str]
 
 
 def as_triples(triples: Iterable[TripleLike]) -> list[Triple]:
-    """`Triple`s from triples or 3-sequences of words (lowercased, stripped); anything else is an error."""
+    """`Triple`s from triples or 3-sequences of words (lowercased, stripped); anything else is an `InvalidTripleError`
+    (a `ValueError`), `Triple`s included: a word too long or not a word never reaches a model."""
     converted = []
     for index, item in enumerate(triples):
-        if isinstance(item, Triple):
-            converted.append(item)
-            continue
-        words = list(item) if not isinstance(item, str) else item.split()
+        words = [item.subject, item.verb, item.object] if isinstance(item, Triple) else item
+        words = list(words) if not isinstance(words, str) else words.split()
         if len(words) != 3 or not all(isinstance(w, str) for w in words):
-            raise PlausibilityError(f"item {index} ({item!r}) is not a triple; give (subject, verb, object) words")
+            raise InvalidTripleError(
+                f"item {index} ({_shown(item)}) is not a triple; give (subject, verb, object) words"
+            )
         problem = triple_problem(dict(zip(TRIPLE_COLUMNS, words, strict=True)))
         if problem:  # the rule files and the command line follow: one lemma per slot
-            raise PlausibilityError(f"item {index} ({item!r}): {problem}; give one word (a lemma) for each of S V O")
-        converted.append(Triple(*map(scored_word, words)))
+            raise InvalidTripleError(
+                f"item {index} ({_shown(item)}): {problem}; give one word (a lemma) for each of S V O"
+            )
+        converted.append(item if isinstance(item, Triple) else Triple(*map(scored_word, words)))
     return converted
+
+
+def _shown(item: object) -> str:
+    """An item as an error quotes it, cut short: an item holding a huge word is not printed whole."""
+    text = repr(item)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 class Scorer:

@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 from plausibility.atomic import atomic_path
 from plausibility.corpus.artefacts import TRIPLE_COLUMNS
 from plausibility.errors import DataFormatError, ResourceMissingError
-from plausibility.triple import word_problem
+from plausibility.triple import query_word_problem, shown
 
 TableFormat = Literal["tsv", "csv", "jsonl", "parquet"]
 _SUFFIXES: dict[str, TableFormat] = {".tsv": "tsv", ".csv": "csv", ".jsonl": "jsonl", ".parquet": "parquet"}
@@ -65,16 +65,15 @@ def triple_problem(record: Record) -> str | None:
     """Why a record's subject, verb and object are not three single words, or None when they are.
 
     The one rule for a file's fields, the command line's words, the Python API's and the HTTP API's: each is one
-    lemma, so a multiword noun ("ice cream") is rejected on every path alike, and so is a control character.
+    lemma (`query_word_problem`), so a multiword noun ("ice cream"), a control character or a word longer than
+    `MAX_WORD_LENGTH` is rejected on every path alike, before any model reads it.
     """
     for name in TRIPLE_COLUMNS:
         value = record.get(name)
         if not isinstance(value, str) or not value.strip():
             return f"{name} is missing or empty"
-        if (problem := word_problem(value)) is not None:
-            return f"{name} {value!r} {problem}, which no word holds"
-        if len(value.split()) != 1:
-            return f"{name} {value!r} is not a single word"
+        if (problem := query_word_problem(value)) is not None:
+            return f"{name} {shown(value)} {problem}"
     return None
 
 
