@@ -64,9 +64,7 @@ def test_the_python_api_raises_a_value_error_naming_the_word_and_the_limit(
     for verb in (scorer.score, scorer.probability, scorer.records):
         with pytest.raises(ValueError) as error:
             verb([("person", "eat", "apple"), (HUGE, "eat", "apple")])
-        assert str(error.value) == (
-            f"item 1 (('{'x' * 75}...): {TOO_LONG}; give one word (a lemma) for each of S V O"
-        )
+        assert str(error.value) == f"item 1 (('{'x' * 75}...): {TOO_LONG}; give one word (a lemma) for each of S V O"
     with pytest.raises(ValueError, match=r"item 0 \(Triple\(.*\)\): object '\.\.\.' holds no letter"):
         scorer.probability([Triple("person", "eat", "...")])  # a Triple is held to the rule too
     assert scored == []

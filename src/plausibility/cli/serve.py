@@ -5,6 +5,7 @@ import logging
 
 from plausibility.cli.arguments import BATCH_HELP, add_load_options, load_options, positive_int
 from plausibility.errors import CommandLineError, ResourceMissingError
+from plausibility.serve.limits import GRACE, MAX_QUEUE, TIMEOUT
 
 # What the `serve` extra installs; any other missing module is a bug, not a missing extra.
 _SERVING = ("fastapi", "fastapi_offline", "uvicorn", "starlette", "pydantic")
@@ -17,7 +18,10 @@ _EPILOG = """examples:
 
 Endpoints: POST /v1/score and /v1/explain, GET /v1/models, /v1/concept/SYNSET and /healthz; the page at /, the
 OpenAPI schema at /docs. Once the models are loaded it prints the address on stdout (--port 0: a free port).
-A bad request is answered with a 4xx and one line of JSON naming the field; SIGINT or SIGTERM stops it.
+A bad request is answered with a 4xx and one line of JSON naming the field (a word over 50 characters: 422). A
+request that would wait behind more than --max-queue triples, or past --timeout, is refused with 429 and a
+Retry-After; one not answered within --timeout gets 503. SIGINT or SIGTERM stops it: it takes no more requests,
+answers those in flight for up to --grace seconds and the rest 503, then exits.
 Exit codes: 130 stopped by SIGINT (Ctrl-C), 143 by SIGTERM; 1 a model that does not load or a port in use;
 2 a wrong command line.
 """
@@ -73,6 +77,31 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         help="milliseconds a batch keeps gathering concurrent requests after its first arrives (default: "
         "%(default)s; longer gathers more into one forward pass, and adds as much to a lone request's latency)",
     )
+    parser.add_argument(
+        "--max-queue",
+        type=positive_int,
+        default=MAX_QUEUE,
+        metavar="N",
+        help="refuse a request that would wait behind more than N triples, or behind more work than the models do "
+        "in --timeout, with 429 and a Retry-After (default: %(default)s: under a second of ngram's work)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=TIMEOUT,
+        metavar="S",
+        help="answer a request not answered within S seconds with 503 and drop its triples not yet scored "
+        "(default: %(default)s; a large request to a slow model needs more: the default scores some 40 triples/s "
+        "on 2 CPU cores)",
+    )
+    parser.add_argument(
+        "--grace",
+        type=float,
+        default=GRACE,
+        metavar="S",
+        help="on SIGTERM or SIGINT, stop taking requests, answer those in flight for up to S seconds, answer the "
+        "rest 503 and exit (default: %(default)s)",
+    )
     add_load_options(parser, BATCH_HELP)
     parser.set_defaults(run=run)
 
@@ -91,17 +120,20 @@ def run(args: argparse.Namespace) -> int:
 
     if not 0 <= args.batch_wait <= 10_000:
         raise CommandLineError(f"--batch-wait is milliseconds from 0 to 10000, got {args.batch_wait}")
+    for option, seconds in (("--timeout", args.timeout), ("--grace", args.grace)):
+        if not 0 < seconds <= 86_400:
+            raise CommandLineError(f"{option} is seconds above 0 and at most 86400, got {seconds:g}")
     options = load_options(args)  # a device this machine lacks fails now, before the port is taken
     listener = listen(args.host, args.port)
     log = logging.getLogger(__name__)
     try:
         models = load_models(args.model, **options)
-        app = build_app(models, max_triples=args.max_triples, wait=args.batch_wait / 1000)
+        app = build_app(models, args.max_triples, args.batch_wait / 1000, args.max_queue, args.timeout)
         if args.host not in ("127.0.0.1", "localhost", "::1"):
             log.warning("listening on %s: anyone who can reach this machine can use the server", args.host)
         print(f"serving {', '.join(model.name for model in models)} at {url(listener)}", flush=True)
         log.info("the page is at /, the API's schema at /docs; Ctrl-C stops")
-        serve(app, listener)
+        serve(app, listener, args.grace, app.state.server.stop)
     finally:
         listener.close()
     return 0

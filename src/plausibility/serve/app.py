@@ -1,6 +1,7 @@
 """The FastAPI app: scores, explanations, the loaded models and concept glosses over HTTP, and the page at `/`."""
 
 import asyncio
+import math
 from collections.abc import AsyncIterator, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -18,6 +19,7 @@ from plausibility.scorers.concept_max import running_maximum
 from plausibility.serve.batcher import MicroBatcher
 from plausibility.serve.body_limit import BodyLimit
 from plausibility.serve.concepts import gloss
+from plausibility.serve.limits import MAX_QUEUE, TIMEOUT
 from plausibility.serve.problems import RequestProblem, add_problem_handlers
 from plausibility.serve.schemas import (
     ExplainRequest,
@@ -35,7 +37,7 @@ from plausibility.version import __version__
 STATIC = Path(__file__).parent / "static"
 # A body's bytes per triple at most: a triple of three long words in JSON is well under it.
 BYTES_PER_TRIPLE = 1024
-_ERRORS = {status: {"model": Problem} for status in (400, 404, 413, 422)}
+_ERRORS = {status: {"model": Problem} for status in (400, 404, 413, 422, 429, 503)}
 
 
 def _explained(grid: GridProbabilities, given: Sequence[str], top: int) -> dict[str, object]:
@@ -74,13 +76,26 @@ class Server:
         models: the loaded models; the first answers requests that name none.
         max_triples: triples one request may hold; more is refused (413).
         wait: seconds a batch keeps gathering requests after its first (`MicroBatcher`).
+        max_queue: a request that would wait behind more triples than this, or behind more work than the models
+            score in `timeout` seconds (at the rate of their last calls), is refused (429, with Retry-After).
+        timeout: seconds a request may take; one not answered by then gets 503, its unstarted triples dropped.
     """
 
-    def __init__(self, models: Sequence[ServedModel], max_triples: int = 10_000, wait: float = 0.005) -> None:
+    def __init__(
+        self,
+        models: Sequence[ServedModel],
+        max_triples: int = 10_000,
+        wait: float = 0.005,
+        max_queue: int = MAX_QUEUE,
+        timeout: float = TIMEOUT,
+    ) -> None:
         if not models:
             raise ValueError("a server needs at least one model")
         self.models = {model.name: model for model in models}
         self.max_triples = max_triples
+        self.max_queue = max_queue
+        self.timeout = timeout
+        self.closing = False
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="plausibility-serve")
         self.scores = {
             model.name: MicroBatcher(partial(_records, model), self.worker, wait, max_triples) for model in models
@@ -89,6 +104,10 @@ class Server:
             model.name: MicroBatcher(partial(_grids, model), self.worker, wait, max_triples) for model in models
         }
         self.hierarchy = models[0].scorer.lexicon.hierarchy
+
+    @property
+    def batchers(self) -> list[MicroBatcher]:
+        return [*self.scores.values(), *self.grids.values()]
 
     def model(self, request: ScoreRequest) -> ServedModel:
         """The model a request names (none: the first); an unknown name is a 404 naming the loaded ones."""
@@ -109,15 +128,64 @@ class Server:
             )
         return self.models[name]
 
+    async def answer(self, batcher: MicroBatcher, request: ScoreRequest) -> list:
+        """`request`'s results from `batcher`, unless the server is stopping (503), its queue is full (429) or the
+        answer takes longer than the timeout (503: the triples not yet scored are dropped)."""
+        if self.closing:
+            raise RequestProblem(503, "server", "shutting down; send the request again once it is back")
+        ahead = sum(batcher.backlog for batcher in self.batchers)
+        wait = sum(batcher.backlog_seconds() for batcher in self.batchers)
+        if ahead > self.max_queue or wait > self.timeout:  # the latter would get a 503 after --timeout anyway
+            seconds = math.ceil(wait) or 1
+            limit = (
+                f"more than --max-queue {self.max_queue:,}"
+                if ahead > self.max_queue
+                else f"about {wait:.0f} s of work, more than --timeout {self.timeout:g}"
+            )
+            raise RequestProblem(
+                429,
+                "server",
+                f"busy: {ahead:,} triples are queued ahead, {limit}; retry in {seconds} s",
+                {"Retry-After": str(seconds)},
+            )
+        try:
+            async with asyncio.timeout(self.timeout):
+                return await batcher.submit(request.triples, key=request.as_given)
+        except TimeoutError:
+            raise RequestProblem(
+                503,
+                "server",
+                f"not answered within {self.timeout:g} s (--timeout); retry, or send fewer triples at a time",
+                {"Retry-After": "1"},
+            ) from None
+
+    async def stop(self, grace: float) -> None:
+        """Stop taking requests, let those in flight finish for `grace` seconds less one chunk of work, then answer
+        the rest 503: the chunk under way is the last the worker runs, so the process ends within `grace`."""
+        self.closing = True
+        chunk = max(batcher.call_seconds for batcher in self.batchers)  # as long as the next call may take
+        deadline = asyncio.get_running_loop().time() + max(0.0, grace - chunk)
+        while any(batcher.backlog for batcher in self.batchers) and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.02)
+        stopped = RequestProblem(503, "server", f"shutting down, and not answered within --grace {grace:g} s; retry")
+        for batcher in self.batchers:
+            batcher.fail_pending(stopped)
+
     async def close(self) -> None:
-        for batcher in [*self.scores.values(), *self.grids.values()]:
+        for batcher in self.batchers:
             await batcher.close()
 
 
-def build_app(models: Sequence[ServedModel], max_triples: int = 10_000, wait: float = 0.005) -> FastAPI:
+def build_app(
+    models: Sequence[ServedModel],
+    max_triples: int = 10_000,
+    wait: float = 0.005,
+    max_queue: int = MAX_QUEUE,
+    timeout: float = TIMEOUT,
+) -> FastAPI:
     """The app serving `models`: `POST /v1/score`, `POST /v1/explain`, `GET /v1/models`, `GET /v1/concept/{synset}`,
-    `GET /healthz`, the page at `/` and its OpenAPI schema at `/docs`."""
-    server = Server(models, max_triples, wait)
+    `GET /healthz`, the page at `/` and its OpenAPI schema at `/docs`. `app.state.server` is its `Server`."""
+    server = Server(models, max_triples, wait, max_queue, timeout)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -175,7 +243,7 @@ def build_app(models: Sequence[ServedModel], max_triples: int = 10_000, wait: fl
         Concurrent requests to one model are scored together, in one forward pass.
         """
         model = server.model(request)
-        records = await server.scores[model.name].submit(request.triples, key=request.as_given)
+        records = await server.answer(server.scores[model.name], request)
         return JSONResponse({"results": records})
 
     @app.post("/v1/explain", response_model=ExplainResponse, responses=_ERRORS, tags=["scoring"])
@@ -183,7 +251,7 @@ def build_app(models: Sequence[ServedModel], max_triples: int = 10_000, wait: fl
         """Each event's abstraction grid: every cell's probability, ConceptMax's running maximum of them, and the
         best abstractions (as `plausibility score --explain --json` lists them)."""
         model = server.model(request)
-        grids = await server.grids[model.name].submit(request.triples, key=request.as_given)
+        grids = await server.answer(server.grids[model.name], request)
         return JSONResponse(
             {
                 "model": model.name,

@@ -1,7 +1,10 @@
 """Listening on an address and port, then serving an app there with uvicorn until stopped."""
 
+import asyncio
 import logging
+import math
 import socket
+from collections.abc import Awaitable, Callable
 
 from fastapi import FastAPI
 
@@ -37,12 +40,23 @@ def url(listener: socket.socket) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
-def serve(app: FastAPI, listener: socket.socket) -> None:
+def serve(
+    app: FastAPI, listener: socket.socket, grace: float = 10.0, stop: Callable[[float], Awaitable[None]] | None = None
+) -> None:
     """Serve `app` on `listener` until SIGINT or SIGTERM, which end it gracefully and are then raised again.
 
+    On the signal, the listener closes and `stop(grace)` runs beside uvicorn's own shutdown: it is what answers the
+    requests in flight, within `grace` seconds; uvicorn cancels whatever is still open a second after that.
     Uvicorn logs through the root logger (the command's `-q`/`-v`); its access log shows with `-v`.
     """
     import uvicorn
 
-    config = uvicorn.Config(app, log_config=None, timeout_graceful_shutdown=5)
-    uvicorn.Server(config).run(sockets=[listener])
+    class _Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            stopping = asyncio.ensure_future(stop(grace)) if stop is not None else None
+            await super().shutdown(sockets)
+            if stopping is not None:
+                await stopping
+
+    config = uvicorn.Config(app, log_config=None, timeout_graceful_shutdown=math.ceil(grace) + 1)
+    _Server(config).run(sockets=[listener])

@@ -20,15 +20,16 @@ _BODY_NOT_AN_OBJECT = {"model_attributes_type", "model_type", "dict_type"}
 class RequestProblem(Exception):
     """A request the server cannot answer as asked: its status, the field at fault, and the fix."""
 
-    def __init__(self, status: int, field: str, message: str) -> None:
+    def __init__(self, status: int, field: str, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(f"{field}: {message}")
         self.status = status
         self.field = field
+        self.headers = headers
 
 
-def problem(status: int, field: str, message: str) -> JSONResponse:
-    """The answer to a failed request: `{"error": "FIELD: MESSAGE", "field": FIELD}`."""
-    return JSONResponse({"error": f"{field}: {message}", "field": field}, status_code=status)
+def problem(status: int, field: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    """The answer to a failed request: `{"error": "FIELD: MESSAGE", "field": FIELD}` (and e.g. a Retry-After)."""
+    return JSONResponse({"error": f"{field}: {message}", "field": field}, status_code=status, headers=headers)
 
 
 def field_name(location: Sequence[int | str]) -> str:
@@ -70,7 +71,7 @@ def add_problem_handlers(app: FastAPI, fields: dict[str, Sequence[str]]) -> None
 
     @app.exception_handler(RequestProblem)
     async def _request(request: Request, error: RequestProblem) -> JSONResponse:
-        return problem(error.status, error.field, str(error).removeprefix(f"{error.field}: "))
+        return problem(error.status, error.field, str(error).removeprefix(f"{error.field}: "), error.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, error: RequestValidationError) -> JSONResponse:
