@@ -16,7 +16,9 @@ start is part of its wall time.
         [--device cuda] [--dtypes float32,bfloat16]
 
 With `--dtypes`, every configuration runs once per precision (`score --dtype`), the first the baseline of the
-others: on a GPU, bf16 against fp32. Both options go to this checkout and the baseline alike.
+others: on a GPU, bf16 against fp32; `own` (the default) passes none, so each model runs in its own precision
+(the default's language model in bfloat16 on a CPU with bfloat16 units). Both options go to this checkout and
+the baseline alike.
 """
 
 import argparse
@@ -63,7 +65,12 @@ def main() -> None:
     parser.add_argument("--baseline-src", help="another checkout's src/ (today's path), run with this interpreter")
     parser.add_argument("--ray", type=int, metavar="N", help="also score with --engine ray and N actors")
     parser.add_argument("--device", help="where every configuration loads its model (score --device)")
-    parser.add_argument("--dtypes", default="float32", help="comma-separated precisions to run each configuration in")
+    parser.add_argument(
+        "--dtypes",
+        default="own",
+        help="comma-separated precisions to run each configuration in; own (the default) passes no --dtype, so "
+        "each model runs as it does for a user",
+    )
     args = parser.parse_args()
     command = [sys.executable, "-m", "plausibility", "-q", "score"]
     chunks = ["--chunk-size", str(args.chunk_size)]
@@ -89,7 +96,10 @@ def main() -> None:
             first_rate, first_scores = None, None
             for label, source, workers, dtype in configurations:
                 named = [] if model == "default" else ["--model", model]  # each checkout's own default
-                named += ["--dtype", dtype, *(["--device", args.device] if args.device else [])]
+                named += [
+                    *(["--dtype", dtype] if dtype != "own" else []),
+                    *(["--device", args.device] if args.device else []),
+                ]
                 load = timed([*command, "person", "breathe", "air", *named], source)
                 ray = label == "ray"
                 output = Path(folder) / (f"ray-{model}-{dtype}" if ray else f"{label}-{workers}-{dtype}.parquet")

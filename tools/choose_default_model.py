@@ -21,7 +21,7 @@ from plausibility.benchmarks.datasets import DATASETS
 from plausibility.evaluation.auc import evaluate_auc
 from plausibility.resources.paths import shipped_models
 from plausibility.scorers.registry import build_scorer
-from plausibility.scorers.shipped import DEFAULT_MODEL, ensemble_spec, model_folder
+from plausibility.scorers.shipped import DEFAULT_MODEL, model_folder, shipped_model
 from plausibility.scorers.spec import parse_spec
 
 ZERO_SHOT = "zero-shot"
@@ -34,11 +34,12 @@ def measure(spec: str) -> dict[str, float]:
 
 def export_source(spec: str) -> str | None:
     """What `plausibility export` takes to ship SPEC's scorer: an `ensemble:` SPEC, a checkpoint or a model folder
-    (a shipped one by its path, a shipped ensemble by its SPEC); None for a scorer it cannot export (`zero-shot`)."""
+    (a shipped one by its path, a shipped ensemble or stack by its source); None for a scorer it cannot export
+    (`zero-shot`)."""
     parsed = parse_spec(spec)
     if parsed.kind == "shipped":
         folder = model_folder(spec)
-        if (written := ensemble_spec(folder)) is not None:
+        if (written := shipped_model(spec).spec) is not None:
             return written
         return str(folder.relative_to(Path.cwd()) if folder.is_relative_to(Path.cwd()) else folder)
     if parsed.kind in ("ensemble", "checkpoint", "folder"):

@@ -18,13 +18,18 @@ from plausibility.lexicon.hierarchy import Hierarchy
 from plausibility.scorers.calibration import Calibration
 from plausibility.scorers.ensemble import log_odds
 from plausibility.scorers.registry import build_scorer
-from plausibility.scorers.restriction import SMOOTHING, SubjectRestriction
+from plausibility.scorers.restriction import MOSTLY, SMOOTHING, SubjectRestriction
 from plausibility.scorers.shipped import STACK_FORMAT
 from plausibility.scorers.stack import RESTRICTION, StackScorer, reversal, stack_of
 from plausibility.triple import Triple
 
 COUNTS = pd.DataFrame(
-    [("person", "eat", "bread", 3), ("dog", "eat", "bone", 1), ("rock", "eat", "soil", 1), ("rain", "cover", "rock", 4)],
+    [
+        ("person", "eat", "bread", 3),
+        ("dog", "eat", "bone", 1),
+        ("rock", "eat", "soil", 1),
+        ("rain", "cover", "rock", 4),
+    ],
     columns=["subject", "verb", "object", "count"],
 )
 EVENTS = [Triple("rock", "eat", "bread"), Triple("person", "eat", "bread"), Triple("xqzzyplok", "eat", "bread")]
@@ -43,7 +48,9 @@ def test_the_restriction_counts_animate_subjects_per_verb_and_smooths_them(anima
     assert restriction.share("eat") == pytest.approx(share)
     assert restriction.share("fly") == pytest.approx(4 / 9)  # unseen: the overall share
     # only a subject that is neither a person nor an animal gets the verb's share; a word WordNet lacks gets 0
-    np.testing.assert_allclose(restriction.feature(EVENTS, animacy), [share, 0.0, 0.0])
+    np.testing.assert_allclose(restriction.feature(EVENTS, animacy), [share - MOSTLY, 0.0, 0.0])
+    # a verb that takes any subject restricts none: under half of what covers is animate
+    assert restriction.feature([Triple("rock", "cover", "field")], animacy) == [0.0]
     assert restriction.reason(EVENTS[0]) == (
         "80% of the 5 attested subjects of 'eat' in the training triples are people or animals, and 'rock' is neither"
     )
@@ -58,12 +65,12 @@ def test_a_stack_is_its_regression_over_log_odds_and_reversal_contrasts(fixtures
     ngram = build_scorer(f"ngram:{fixtures / 'ngram_triples.tsv'}")
     restriction = SubjectRestriction.count(COUNTS, animacy)
     stack = StackScorer(
-        {"ngram": ngram}, ["ngram", "reversal:ngram", RESTRICTION], [0.5, 2.0, -3.0], 0.25, restriction, animacy
+        {"ngram": ngram}, ["ngram", "reversal:ngram", RESTRICTION], [0.5, 2.0, -5.0], 0.25, restriction, animacy
     )
     events = [Triple("dog", "chase", "cat"), Triple("cat", "chase", "dog"), *EVENTS]
     own = log_odds(ngram, events)
     reversed_ = log_odds(ngram, [reversal(event) for event in events])
-    expected = 0.25 + 0.5 * own + 2.0 * (own - reversed_) - 3.0 * restriction.feature(events, animacy)
+    expected = 0.25 + 0.5 * own + 2.0 * (own - reversed_) - 5.0 * restriction.feature(events, animacy)
     np.testing.assert_allclose(stack.score(events), expected, rtol=1e-12)
     # one event at a time scores as the batch does
     np.testing.assert_allclose(np.concatenate([stack.score([event]) for event in events]), expected, rtol=1e-12)
@@ -120,7 +127,9 @@ def test_a_stack_folder_loads_with_the_calibration_of_its_precision(fixtures, tm
     assert stack_of(plain.scorer) is not None and stack_of(build_scorer("ngram")) is None
     # a precision it ships no calibration for (float16, on a GPU) falls back to float32's
     (folder / "calibration-bfloat16.json").unlink()
-    np.testing.assert_allclose(plausibility.load_scorer(str(folder), dtype="bfloat16").probability(events), expit(scores))
+    np.testing.assert_allclose(
+        plausibility.load_scorer(str(folder), dtype="bfloat16").probability(events), expit(scores)
+    )
 
 
 def test_bfloat16_is_chosen_only_on_a_cpu():

@@ -27,8 +27,9 @@ from plausibility.scorers.calibrated import calibrate
 from plausibility.scorers.calibration import Calibration, fit_calibration
 from plausibility.scorers.protocol import TripleScorer
 
-# What a calibration is fitted on: attested vs pseudo-negative training pairs, or the judged valid halves.
-CalibrationSource = Literal["pairs", "judgements"]
+# What a calibration is fitted on: attested vs pseudo-negative training pairs, or the judged valid halves; a
+# stack's (`stack`) is its regression's own, fitted before it is measured.
+CalibrationSource = Literal["pairs", "judgements", "stack"]
 
 
 def _check_target(target: Path, overwrite: bool) -> None:
@@ -61,13 +62,17 @@ def measure_and_write(
     calibration_pairs: int,
     seed: int,
     cold_start_runs: int,
+    consistency: bool = True,
 ) -> ExportResult:
     """Measure `scorer` (uncalibrated, as loaded from `staging`), fit its calibration, and write the figures,
     `calibration.json`, `evaluation.json` and `MODEL_CARD.md` into `staging` (bound for `target`)."""
     from plausibility.models.model_folder import CALIBRATION, CARD, EVALUATION
 
     halves = evaluate_auc(scorer, DATASETS, SPLITS) if evaluate or calibration == "judgements" else []
-    fitted = _fit(scorer, calibration, halves, pairs, calibration_pairs, seed)
+    if calibration == "stack":
+        fitted: Calibration | None = Calibration.load(staging / CALIBRATION)
+    else:
+        fitted = _fit(scorer, calibration, halves, pairs, calibration_pairs, seed)
     calibrated = calibrate(scorer, fitted) if fitted is not None else scorer
     result = None
     if evaluate:
@@ -78,7 +83,7 @@ def measure_and_write(
             request.spec,
             calibrated.probability_mapping,
             auc_intervals(halves, settings),
-            consistency_figures(calibrated, settings),
+            consistency_figures(calibrated, settings) if consistency else {},
         )
     own = calibration_figures(halves, scorer.to_probability) if evaluate else {}
     after = calibration_figures(halves, calibrated.to_probability) if evaluate and fitted is not None else {}
@@ -89,7 +94,12 @@ def measure_and_write(
     sizes = {path.name: path.stat().st_size for path in sorted(staging.iterdir())}
     # Measured as it will load (weights, calibration, config), in fresh processes after one that fills the caches.
     cold_start = measure_cold_start(staging, runs=cold_start_runs) if evaluate and cold_start_runs else None
-    exported = ExportResult(target, config, sizes, result, fitted, own, after, cold_start)
+    precisions = {}
+    if calibration == "stack":
+        from plausibility.scorers.stack_folder import stack_calibration
+
+        precisions = {precision: stack_calibration(staging, precision) for precision in config["precisions"]}
+    exported = ExportResult(target, config, sizes, result, fitted, own, after, cold_start, precisions)
     (staging / CARD).write_text(model_card(exported, pairs), encoding="utf-8")
     sizes[CARD] = (staging / CARD).stat().st_size
     for path in staging.iterdir():
@@ -111,12 +121,16 @@ def export_model(
     summary: str | None = None,
     trained_by: str | None = None,
     cold_start_runs: int = 3,
+    plain_weight: float = 1.0,
+    consistency: bool = True,
 ) -> ExportResult:
     """Write the model folder of SOURCE at `target`, all at once (nothing is left half-written).
 
     Args:
-        source: a checkpoint, a run folder (its last checkpoint), an exported folder (exported anew), or an
-            `ensemble:` SPEC (its members named as any SPEC names them).
+        source: a checkpoint, a run folder (its last checkpoint), an exported folder (exported anew), an
+            `ensemble:` SPEC (its members named as any SPEC names them), or `stack:F+F+...`: a logistic regression
+            over features (a member SPEC's log-odds, `reversal:<SPEC>`, `restriction`) fitted on the judged valid
+            halves of Pep-3k, 20Q and plain, which is its calibration (`calibration` is then not used).
         evaluate: measure AUC with 95% intervals, CCΔ / LER and calibration figures for the card.
         calibration: fit it on `pairs` (training pairs: P means "attested, not a random swap") or on
             `judgements` (the human-judged valid halves of Pep-3k and 20Q: P means "judged plausible").
@@ -128,6 +142,9 @@ def export_model(
         summary: what it is, in one line (default: from its config).
         trained_by: the commit and command that trained it, for the card (a checkpoint does not record them).
         cold_start_runs: fresh processes timed for the card's cold start when evaluated (the median); 0 for none.
+        plain_weight: a stack's fit: what one plain event weighs against one Pep-3k or 20Q event.
+        consistency: measure CCΔ / LER on every test event when evaluated (a stack with a language model scores
+            every grid cell and its reversal with it: most of an hour on 2 CPU cores).
     """
     if cold_start_runs < 0:
         raise ValueError(f"cold_start_runs must be 0 or more, got {cold_start_runs}")
@@ -141,8 +158,16 @@ def export_model(
         calibration_pairs=calibration_pairs,
         seed=seed,
         cold_start_runs=cold_start_runs,
+        consistency=consistency,
     )
-    if str(source).startswith("ensemble:"):
+    if str(source).startswith("stack:"):
+        from plausibility.release.stack_export import fit_stack_folder, parse_stack_source
+
+        features = parse_stack_source(str(source))
+        with atomic_path(target, folder=True) as staging:
+            config, scorer = fit_stack_folder(staging, features, identity, summary, plain_weight)
+            exported = measure(staging, target, scorer, config, pairs=bundled_pairs(), calibration="stack")
+    elif str(source).startswith("ensemble:"):
         from plausibility.release.ensemble_folder import write_ensemble_config
         from plausibility.scorers.registry import build_scorer
 

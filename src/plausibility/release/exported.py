@@ -20,6 +20,7 @@ class ExportResult:
         own: how the scorer's own probabilities (before calibration) fit each evaluated half.
         calibrated: how the calibrated probabilities fit each evaluated half.
         cold_start: how long a fresh process takes to load it and score one event (measured when evaluated).
+        precisions: a stack's calibration for each precision its language model may run in.
     """
 
     folder: Path
@@ -30,3 +31,4 @@ class ExportResult:
     own: dict[str, CalibrationFigures] = field(default_factory=dict)
     calibrated: dict[str, CalibrationFigures] = field(default_factory=dict)
     cold_start: ColdStart | None = None
+    precisions: dict[str, Calibration] = field(default_factory=dict)

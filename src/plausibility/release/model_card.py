@@ -9,7 +9,7 @@ from plausibility.evaluation.judged_calibration import CalibrationFigures
 from plausibility.evaluation.results import ModelResult
 from plausibility.release.exported import ExportResult
 from plausibility.resources.paths import bundled_pairs, data_dir
-from plausibility.scorers.shipped import shipped_bytes
+from plausibility.scorers.shipped import STACK_FORMAT, shipped_bytes
 from plausibility.version import __version__
 
 CONFIDENCE = 0.95
@@ -115,6 +115,49 @@ def _ensemble_sections(config: dict) -> list[str]:
     return lines
 
 
+def _stack_sections(exported: ExportResult) -> list[str]:
+    config = exported.config
+    lines = [
+        "## Model",
+        "",
+        "A logistic regression over the features below, fitted on the judged valid halves of Pep-3k, 20Q and plain "
+        "(the regression is its calibration). Each member is calibrated on training pairs, so their log-odds share "
+        "one scale; `reversal:` is a member's log-odds of the event minus those of its role reversal (subject and "
+        "object swapped); `restriction` is the share of people or animals among the verb's attested subjects in "
+        "the bundled training triples, where the event's subject is neither (else 0).",
+        "",
+        "| feature | coefficient |",
+        "| --- | --- |",
+        *(f"| `{feature['feature']}` | {feature['coefficient']:.4f} |" for feature in config["features"]),
+        f"| intercept | {config['intercept']:.4f} |",
+        "",
+        "Each shipped member has a card of its own (`plausibility models NAME`). `plausibility score --explain` "
+        "says which restriction or reversal pulls an event's probability down.",
+        "",
+    ]
+    if exported.precisions:
+        lines += [
+            "Its language model runs in bfloat16 on a CPU with bfloat16 units (AVX512_BF16 or AMX), in float32 "
+            "elsewhere (`--dtype` chooses); each precision has its own calibration of the regression's score, and "
+            "`plausibility score --json` says which ran (`precision`):",
+            "",
+            "| precision | file | P |",
+            "| --- | --- | --- |",
+            *(
+                f"| {precision} | `{_calibration_file(precision)}` | {calibration.formula} |"
+                for precision, calibration in exported.precisions.items()
+            ),
+            "",
+        ]
+    return lines
+
+
+def _calibration_file(precision: str) -> str:
+    from plausibility.scorers.stack_folder import calibration_file
+
+    return calibration_file(precision)
+
+
 def _figures_table(title: str, own: dict[str, CalibrationFigures], after: dict[str, CalibrationFigures]) -> list[str]:
     lines = [title, "", "| half | ECE own → calibrated | accuracy at .5 own → calibrated | best threshold's accuracy |"]
     lines.append("| --- | --- | --- | --- |")
@@ -132,7 +175,8 @@ def _size(exported: ExportResult) -> str:
     own = sum(exported.sizes.values())
     if "members" not in exported.config:
         return f"{own / 2**20:.1f} MiB"
-    members = shipped_bytes(exported.config["spec"])
+    stack = exported.config.get("format") == STACK_FORMAT
+    members = shipped_bytes(*exported.config["members"]) if stack else shipped_bytes(exported.config["spec"])
     return f"{own / 2**10:.0f} KiB of its own, {(own + members) / 2**20:.1f} MiB with the shipped models it reads"
 
 
@@ -151,7 +195,10 @@ def model_card(exported: ExportResult, pairs: Path) -> str:
     ]
     if exported.cold_start is not None:
         lines += [f"Cold start: {exported.cold_start.describe()}.", ""]
-    lines += _ensemble_sections(config) if "members" in config else _net_sections(config, pairs)
+    if config.get("format") == STACK_FORMAT:
+        lines += _stack_sections(exported)
+    else:
+        lines += _ensemble_sections(config) if "members" in config else _net_sections(config, pairs)
     lines += ["## Evaluation", ""]
     if result is None:
         lines += ["Not evaluated at export (`--no-evaluate`); run `plausibility evaluate --model <this folder>`.", ""]
@@ -176,6 +223,8 @@ def model_card(exported: ExportResult, pairs: Path) -> str:
         ]
         for dataset, c in result.consistency.items():
             lines.append(f"| {dataset} | {c.ccd:.4f} | {c.ccd_scale_free:.4f} | {c.ler:.3f} | {c.windows:,} |")
+        if not result.consistency:
+            lines[-4:] = ["Consistency across abstractions: not measured at export (`--no-consistency`)."]
         lines.append("")
     lines += ["## Calibration", ""]
     if calibration is None:
