@@ -116,6 +116,8 @@ def _environment() -> dict[str, str]:
         "PATH": f"{bin_folder}{os.pathsep}{os.environ.get('PATH', '')}",
         "COLUMNS": "110",  # rich tables lay out the same on every machine
         "PYTHONWARNINGS": "ignore",
+        # the default's language model in float32 on every CPU: bfloat16's figures move with the CPU's kernels
+        "PLAUSIBILITY_PRECISION": "float32",
     }
 
 

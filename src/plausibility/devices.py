@@ -1,5 +1,6 @@
 """Where and how a loaded model runs: device and dtype names, resolved once, and the options a loader takes."""
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,7 +71,13 @@ def has_bfloat16_units() -> bool:
 
 def fast_precision(device: "torch.device") -> DType:
     """The precision a model that ships a calibration for both runs in: bfloat16 on a CPU with bfloat16 units,
-    float32 elsewhere (a GPU included: its figures were measured on CPUs)."""
+    float32 elsewhere (a GPU included: its figures were measured on CPUs).
+
+    `PLAUSIBILITY_PRECISION=float32` (or `bfloat16`) chooses for every such model in the process, where no
+    `--dtype` is given: the docs' examples run in float32, so that they print the same on every machine.
+    """
+    if chosen := os.environ.get("PLAUSIBILITY_PRECISION"):
+        return check_dtype(chosen)
     return "bfloat16" if device.type == "cpu" and has_bfloat16_units() else "float32"
 
 

@@ -11,8 +11,8 @@ import yaml
 from scipy.special import expit
 
 import plausibility
-from plausibility.devices import fast_precision
-from plausibility.errors import DataFormatError
+from plausibility.devices import fast_precision, has_bfloat16_units
+from plausibility.errors import DataFormatError, PlausibilityError
 from plausibility.lexicon.animacy import Animacy
 from plausibility.lexicon.hierarchy import Hierarchy
 from plausibility.scorers.calibration import Calibration
@@ -132,6 +132,12 @@ def test_a_stack_folder_loads_with_the_calibration_of_its_precision(fixtures, tm
     )
 
 
-def test_bfloat16_is_chosen_only_on_a_cpu():
+def test_bfloat16_is_chosen_only_on_a_cpu_unless_the_environment_says(monkeypatch):
+    monkeypatch.delenv("PLAUSIBILITY_PRECISION", raising=False)
     assert fast_precision(torch.device("cuda")) == "float32"
-    assert fast_precision(torch.device("cpu")) in ("float32", "bfloat16")
+    assert fast_precision(torch.device("cpu")) == ("bfloat16" if has_bfloat16_units() else "float32")
+    monkeypatch.setenv("PLAUSIBILITY_PRECISION", "bfloat16")
+    assert fast_precision(torch.device("cuda")) == "bfloat16"
+    monkeypatch.setenv("PLAUSIBILITY_PRECISION", "fp8")
+    with pytest.raises(PlausibilityError, match="unknown dtype 'fp8'"):
+        fast_precision(torch.device("cpu"))

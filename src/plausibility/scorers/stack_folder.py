@@ -40,7 +40,10 @@ def load_stack(folder: Path, config: dict, members: Mapping[str, TripleScorer], 
     restriction = animacy = None
     if RESTRICTION in features:
         restriction = SubjectRestriction.load(folder / RESTRICTION_FILE)
-        animacy = Animacy(lexicon_of(None).hierarchy)
+        # a noun's senses and their hypernyms do not depend on a lexicon's filters: a member's hierarchy, already
+        # loaded, serves (else the bundled lexicon's)
+        own = next((member.lexicon for member in members.values() if member.lexicon is not None), None)
+        animacy = Animacy(lexicon_of(own).hierarchy)
     return StackScorer(
         members,
         features,

@@ -16,6 +16,7 @@ from fastapi_offline import FastAPIOffline
 from plausibility.lexicon.hierarchy import UnknownSynsetError
 from plausibility.query.explain import GridProbabilities
 from plausibility.scorers.concept_max import running_maximum
+from plausibility.scorers.stack import Reason
 from plausibility.serve.batcher import MicroBatcher
 from plausibility.serve.body_limit import BodyLimit
 from plausibility.serve.concepts import gloss
@@ -40,8 +41,10 @@ BYTES_PER_TRIPLE = 1024
 _ERRORS = {status: {"model": Problem} for status in (400, 404, 413, 422, 429, 503)}
 
 
-def _explained(grid: GridProbabilities, given: Sequence[str], top: int) -> dict[str, object]:
-    """One event of `POST /v1/explain`: the words as given, the explanation, and the grid to draw."""
+def _explained(explained: tuple[GridProbabilities, list[Reason]], given: Sequence[str], top: int) -> dict[str, object]:
+    """One event of `POST /v1/explain`: the words as given, the explanation, why it is judged less plausible (a
+    stacked model's restriction and reversals), and the grid to draw."""
+    grid, reasons = explained
     explanation = grid.explanation(top)
     axes = {
         name: [{"synset": c.synset, "text": c.text, "depth": c.depth} for c in concepts]
@@ -52,6 +55,7 @@ def _explained(grid: GridProbabilities, given: Sequence[str], top: int) -> dict[
         "event": str(grid.grid.event),
         "probability": explanation.probability,
         "explanation": explanation.record(),
+        "reasons": [reason.record() for reason in reasons],
         "grid": {
             **axes,
             "probabilities": grid.probabilities.tolist(),
@@ -65,8 +69,11 @@ def _records(model: ServedModel, as_given: Hashable, triples: list[tuple[str, st
     return model.scorer.records(triples, as_given=bool(as_given))
 
 
-def _grids(model: ServedModel, as_given: Hashable, triples: list[tuple[str, str, str]]) -> list[GridProbabilities]:
-    return model.scorer.grids(triples, as_given=bool(as_given))
+def _grids(
+    model: ServedModel, as_given: Hashable, triples: list[tuple[str, str, str]]
+) -> list[tuple[GridProbabilities, list[Reason]]]:
+    grids = model.scorer.grids(triples, as_given=bool(as_given))
+    return list(zip(grids, model.scorer.reasons(triples, as_given=bool(as_given)), strict=True))
 
 
 class Server:

@@ -98,6 +98,14 @@ class Explanation(BaseModel):
     top: list[dict[str, str | float]] = Field(description="the best abstractions, highest first")
 
 
+class Reason(BaseModel):
+    """A stacked model's feature that pulls an event's probability down, in words."""
+
+    feature: str = Field(description="`restriction`, or `reversal:<SPEC>`")
+    log_odds: float = Field(description="what it takes off the event's log-odds")
+    reason: str = Field(description="in a person's words, from the bundled triples' counts or the reversed event")
+
+
 class ScoredEvent(BaseModel):
     """One event exactly as `plausibility score S V O --json` prints it (lemma fields absent with `as_given`)."""
 
@@ -114,6 +122,7 @@ class ScoredEvent(BaseModel):
     model: str
     shipped_models: dict[str, str] = Field(description="the version of every shipped model the model reads")
     probability_mapping: str
+    precision: str = Field(description="what its language model ran in: float32, or bfloat16 on a CPU with its units")
     explanation: Explanation | None = Field(None, description="for a ConceptMax, whose score is its best abstraction")
 
 
@@ -148,6 +157,10 @@ class ExplainedEvent(BaseModel):
     event: str = Field(description="the event as scored (its lemmas, unless as_given)")
     probability: float = Field(description="the event's own cell: the grid's last")
     explanation: Explanation
+    reasons: list[Reason] = Field(
+        description="why it is judged less plausible, most first: a stacked model's features (the subject "
+        "restriction, role reversals) that pull its log-odds down by more than 0.4; empty for other models"
+    )
     grid: Grid
 
 
