@@ -27,7 +27,8 @@ def test_unknown_names_list_the_known_ones() -> None:
     assert str(raised.value) == "unknown dtype 'fp8'; known: bfloat16, float16, float32"
     with pytest.raises(UnknownNameError) as raised:
         LoadOptions(device="cuda:x")
-    assert str(raised.value) == "unknown device 'cuda:x'; known: auto, cpu, cuda, cuda:N, mps"
+    known = "auto, cpu, cuda, cuda:N, mps"
+    assert str(raised.value) == f"unknown device 'cuda:x'; known: {known}; did you mean 'cuda:N' or 'cuda'?"
     with pytest.raises(PlausibilityError) as raised:
         LoadOptions(batch_size=0)
     assert str(raised.value) == "batch size 0: give a whole number of at least 1"

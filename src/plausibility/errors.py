@@ -1,5 +1,7 @@
 """Exceptions the CLI turns into one line on stderr and exit code 1."""
 
+import difflib
+
 
 class PlausibilityError(Exception):
     """Base of every error caused by the user's input or environment, not by a bug."""
@@ -22,10 +24,14 @@ class DataFormatError(PlausibilityError):
 
 
 class UnknownNameError(PlausibilityError):
-    """A name (model, suite, parser, metric) is not known; the message lists the known ones."""
+    """A name (model, suite, parser, metric) is not known; the message lists the known ones, and the closest of
+    them when a known name is spelled nearly alike (`defualt`: did you mean 'default'?)."""
 
     def __init__(self, kind: str, name: str, known: list[str] | tuple[str, ...]) -> None:
-        super().__init__(f"unknown {kind} {name!r}; known: {', '.join(sorted(known))}")
+        # 0.75: one letter off in a name of four or more, or two swapped; not `tpu` for `cpu` (a word of three).
+        close = difflib.get_close_matches(name, known, n=3, cutoff=0.75) if isinstance(name, str) else []
+        hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+        super().__init__(f"unknown {kind} {name!r}; known: {', '.join(sorted(known))}{hint}")
         self.kind, self.name, self.known = kind, name, tuple(known)
 
     def __reduce__(self) -> tuple[type, tuple[str, str, tuple[str, ...]]]:

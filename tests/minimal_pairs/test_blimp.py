@@ -89,7 +89,7 @@ def test_an_unknown_uid_or_label_is_refused(three: Path, fixtures: Path):
     with pytest.raises(
         UnknownNameError,
         match=r"^unknown UID 'npi_present_2'; known: anaphor_gender_agreement, determiner_noun_agreement_1, "
-        r"npi_present_1$",
+        r"npi_present_1; did you mean 'npi_present_1'\?$",
     ):
         load_items(suite, where={"UID": ["npi_present_1", "npi_present_2"]})
     with pytest.raises(UnknownNameError, match=r"^unknown field 'syntax'; known: morphology, semantics$"):
