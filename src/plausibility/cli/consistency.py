@@ -44,10 +44,10 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def run(args: argparse.Namespace) -> int:
-    from rich.console import Console
     from rich.table import Table
 
     from plausibility.api import load_scorer
+    from plausibility.cli.console import results_console
     from plausibility.evaluation.consistency_report import write_consistency_report
     from plausibility.evaluation.grids import measure_consistency
     from plausibility.lexicon.training_lexicon import lexicon_of
@@ -78,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
         str(result.n_unique_triples),
         str(result.n_grid_triples),
     )
-    Console().print(table)
-    Console().print(f"probabilities: {result.probability_mapping}; report: {path}")
+    console = results_console()
+    console.print(table)
+    console.print(f"probabilities: {result.probability_mapping}; report: {path}")
     return 0

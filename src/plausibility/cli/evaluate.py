@@ -109,11 +109,11 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 def run(args: argparse.Namespace) -> int:
     import logging
 
-    from rich.console import Console
     from rich.table import Table
 
     from plausibility.api import scoring_pool
     from plausibility.benchmarks.registry import check_by, judged_sets
+    from plausibility.cli.console import results_console
     from plausibility.evaluation.figures_table import write_figures
     from plausibility.evaluation.judged_figures import judged_figures
     from plausibility.evaluation.judged_scores import UNIT_TRIPLES, score_judged_sets, write_judged_scores
@@ -153,5 +153,5 @@ def run(args: argparse.Namespace) -> int:
     for f in figures:
         interval = f"[{f.low:.3f}, {f.high:.3f}]" if f.low == f.low else "-"
         table.add_row(f.benchmark, f.split, f.group, f.figure, f"{f.value:.3f}", interval, f"{f.n:,}")
-    Console().print(table)
+    results_console().print(table)
     return 0

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from plausibility.cli.console import results_console
 from plausibility.corpus.engines import ENGINES
 from plausibility.corpus.extraction import RuleOptions
 from plausibility.corpus.parsers import PARSERS, ParserSpec
@@ -113,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         table.add_column(column, justify="right" if column != "step" else "left")
     for step in extraction.steps:
         table.add_row(step.step, f"{step.occurrences:,}", f"{step.unique:,}")
-    Console().print(table)
+    results_console().print(table)
     logging.getLogger(__name__).info("wrote %s and %s", extraction.triples_path, extraction.manifest_path)
     return 0
 

@@ -6,6 +6,8 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.table import Table
 
+from plausibility.cli.console import results_console
+
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     parser = subparsers.add_parser(
@@ -26,13 +28,12 @@ def run(args: argparse.Namespace) -> int:
     from plausibility.resources.paths import shipped_models
     from plausibility.scorers.shipped import model_card, shipped_model
 
-    console = Console()
     if args.name is not None:
         card = model_card(args.name)
         if args.plain:
             print(card, end="")
         else:
-            console.print(Markdown(card))
+            Console().print(Markdown(card))  # a card's rules and headings span a terminal's width, or 80
         return 0
     table = Table(title="shipped models (plausibility models NAME prints one's card)")
     for column in ("name", "version", "what it is", "test AUC Pep-3k / 20Q", "size"):
@@ -41,5 +42,5 @@ def run(args: argparse.Namespace) -> int:
         model = shipped_model(name)
         auc = " / ".join(f"{model.test_auc[dataset]:.3f}" for dataset in ("pep3k", "20q") if dataset in model.test_auc)
         table.add_row(model.name, model.version, model.summary, auc or "-", f"{model.size / 2**20:.1f} MiB")
-    console.print(table)
+    results_console().print(table)
     return 0

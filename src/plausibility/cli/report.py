@@ -5,11 +5,11 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.console import Console
 from rich.table import Table
 
 from plausibility.benchmarks.datasets import DATASET_TITLES, DATASETS, SPLITS
 from plausibility.cli.arguments import BATCH_HELP, add_load_options, load_options, positive_int, words
+from plausibility.cli.console import results_console
 from plausibility.errors import PlausibilityError
 from plausibility.evaluation.model_request import ModelRequest
 
@@ -152,7 +152,7 @@ def _print(report: "Report") -> None:
                     text += f" ({model.thesis.auc[dataset]:.2f})"
                 cells.append(text)
         table.add_row(model.label, *cells)
-    console = Console()
+    console = results_console()
     console.print(table)
     for label, reason in report.skipped.items():
         console.print(f"[yellow]skipped[/yellow] {label}: {reason}")
@@ -195,5 +195,6 @@ def run(args: argparse.Namespace) -> int:
     report = build_report(requests, optional, settings, load, not args.no_consistency, saved, judged, args.data)
     paths = write_results_report(report, [*requests, *optional], args.output)
     _print(report)
-    Console().print(f"report: {paths['report.md']}; chart: {paths['auc.png']}; results: {paths['results.json']}")
+    written = f"report: {paths['report.md']}; chart: {paths['auc.png']}; results: {paths['results.json']}"
+    results_console().print(written)
     return 0

@@ -2,8 +2,9 @@
 
 import argparse
 
-from rich.console import Console
 from rich.table import Table
+
+from plausibility.cli.console import results_console
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -30,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     for status in statuses:
         mark = "[green]ok[/green]" if status.ok else "[red]missing[/red]"
         table.add_row(status.role, status.name, mark, status.location, status.detail)
-    console = Console()
+    console = results_console()
     console.print(table)
     default = shipped_model(DEFAULT_MODEL)
     console.print(f"default model: [bold]{default.name} {default.version}[/bold], {default.summary}", soft_wrap=True)
