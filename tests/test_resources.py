@@ -1,10 +1,13 @@
 """The offline defaults resolve, load and compute; missing ones fail with an install hint."""
 
+import logging
 import os
 import subprocess
 import sys
 import threading
 import time
+import warnings
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -168,3 +171,47 @@ def test_a_hub_id_not_available_offline_fails_at_once_in_one_line(monkeypatch: p
     with pytest.raises(ResourceMissingError, match="^model 'gpt2' is neither a local folder"):
         causal_lm.causal_lm_path("gpt2")
     hub.hub_reachable.cache_clear()
+
+
+@pytest.fixture
+def library_level() -> Iterator[Callable[[str, int], None]]:
+    """Sets a library's logger level for one test, as `-v` or a caller would; each is put back afterwards."""
+    before: dict[str, int] = {}
+
+    def set_level(library: str, level: int) -> None:
+        before.setdefault(library, logging.getLogger(library).level)
+        logging.getLogger(library).setLevel(level)
+
+    yield set_level
+    for library, level in before.items():
+        logging.getLogger(library).setLevel(level)
+
+
+def test_a_model_loads_without_loading_bars_unless_the_libraries_may_speak(
+    lm_folders: dict[str, Path], capfd: pytest.CaptureFixture[str], library_level: Callable[[str, int], None]
+) -> None:
+    from transformers.utils import logging as hf_logging
+
+    shown = hf_logging.is_progress_bar_enabled()
+    hf_logging.enable_progress_bar()  # as in a fresh Python session, which `verbosity.configure` never ran in
+    try:
+        library_level("transformers", logging.WARNING)
+        encoder.load_encoder(str(lm_folders["masked"]))
+        assert "Loading weights" not in capfd.readouterr().err
+        assert hf_logging.is_progress_bar_enabled()  # the caller's own setting is left as it was
+        library_level("transformers", logging.INFO)  # -v, or the caller's set_verbosity_info()
+        encoder.load_encoder(str(lm_folders["masked"]))
+        assert "Loading weights" in capfd.readouterr().err
+    finally:
+        (hf_logging.enable_progress_bar if shown else hf_logging.disable_progress_bar)()
+
+
+def test_wordnet_loads_without_nltks_multilingual_note_unless_nltk_may_speak(
+    library_level: Callable[[str, int], None],
+) -> None:
+    for level, noted in ((logging.WARNING, False), (logging.INFO, True)):
+        library_level("nltk", level)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            wordnet.load_wordnet.__wrapped__()
+        assert any("multilingual functions" in str(warning.message) for warning in caught) is noted

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Literal, get_args
 from plausibility.errors import ResourceMissingError, UnknownNameError
 from plausibility.resources.causal_lm import DEFAULT_CAUSAL_LM, OFFLINE_CAUSAL_LMS, load_causal_lm
 from plausibility.resources.hub import hub_model
+from plausibility.resources.quiet import quiet_loading
 
 if TYPE_CHECKING:
     from transformers import PreTrainedModel, PreTrainedTokenizerBase
@@ -57,6 +58,7 @@ def load_lm(name: str, kind: LMKind) -> tuple["PreTrainedTokenizerBase", "PreTra
         from transformers import AutoModelForMaskedLM, AutoTokenizer
 
         path = hub_model(name)
-        return AutoTokenizer.from_pretrained(path), AutoModelForMaskedLM.from_pretrained(path).eval()
+        with quiet_loading():
+            return AutoTokenizer.from_pretrained(path), AutoModelForMaskedLM.from_pretrained(path).eval()
     except (OSError, ValueError) as error:
         raise _missing(name, error) from error

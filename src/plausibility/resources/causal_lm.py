@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from plausibility.errors import ResourceMissingError
 from plausibility.resources.hub import hub_model
 from plausibility.resources.paths import cache_dir, cached_folder, package_folder
+from plausibility.resources.quiet import libraries_may_speak, quiet_loading
 
 if TYPE_CHECKING:
     from transformers import PreTrainedModel, PreTrainedTokenizerBase
@@ -121,7 +122,7 @@ def causal_lm_path(name: str = DEFAULT_CAUSAL_LM) -> str:
 
         logging.getLogger(__name__).info("converting %s once into %s (about 20 s)", name, converted)
         # transformers draws its GGUF progress bar with tqdm itself; it shows only when the libraries may speak (-v)
-        quiet = not logging.getLogger("transformers").isEnabledFor(logging.INFO)
+        quiet = not libraries_may_speak()
         with contextlib.redirect_stderr(io.StringIO()) if quiet else contextlib.nullcontext():
             tokenizer = AutoTokenizer.from_pretrained(str(folder), gguf_file=offline.gguf_file)
             dequantised = AutoModelForCausalLM.from_pretrained(str(folder), gguf_file=offline.gguf_file)
@@ -131,7 +132,8 @@ def causal_lm_path(name: str = DEFAULT_CAUSAL_LM) -> str:
         plain = AutoModelForCausalLM.from_config(config)
         plain.load_state_dict(dequantised.state_dict())
         tokenizer.save_pretrained(staging)
-        plain.save_pretrained(staging)
+        with quiet_loading():
+            plain.save_pretrained(staging)
 
     return str(cached_folder(converted, convert, _has_config))
 
@@ -141,4 +143,5 @@ def load_causal_lm(name: str = DEFAULT_CAUSAL_LM) -> tuple["PreTrainedTokenizerB
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     path = causal_lm_path(name)
-    return AutoTokenizer.from_pretrained(path), AutoModelForCausalLM.from_pretrained(path).eval()
+    with quiet_loading():
+        return AutoTokenizer.from_pretrained(path), AutoModelForCausalLM.from_pretrained(path).eval()

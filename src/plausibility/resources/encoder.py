@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 from plausibility.errors import ResourceMissingError
 from plausibility.resources.hub import hub_model
 from plausibility.resources.paths import package_folder
+from plausibility.resources.quiet import quiet_loading
 
 if TYPE_CHECKING:
     import torch
@@ -37,7 +38,8 @@ def load_encoder(name: str = DEFAULT_ENCODER) -> tuple["PreTrainedTokenizerBase"
     from transformers import AutoModel, AutoTokenizer
 
     path = encoder_path(name)
-    return AutoTokenizer.from_pretrained(path), AutoModel.from_pretrained(path)
+    with quiet_loading():
+        return AutoTokenizer.from_pretrained(path), AutoModel.from_pretrained(path)
 
 
 def mean_pooled(hidden: "torch.Tensor", attention_mask: "torch.Tensor") -> "torch.Tensor":

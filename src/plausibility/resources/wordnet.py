@@ -1,12 +1,14 @@
 """WordNet 3.0 through NLTK's reader: an NLTK `wordnet` corpus if present, else Debian's files copied into the cache."""
 
 import shutil
+import warnings
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from plausibility.errors import ResourceMissingError
 from plausibility.resources.paths import cache_dir, cached_folder
+from plausibility.resources.quiet import libraries_may_speak
 
 if TYPE_CHECKING:
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
@@ -75,4 +77,7 @@ def load_wordnet() -> "WordNetCorpusReader":
         if str(root) not in nltk.data.path:
             nltk.data.path.insert(0, str(root))
         folder = nltk.data.find("corpora/wordnet")
-    return WordNetCorpusReader(folder, None)
+    with warnings.catch_warnings():
+        if not libraries_may_speak("nltk"):  # its note that WordNet is read without multilingual data, never used here
+            warnings.filterwarnings("ignore", "The multilingual functions are not available", UserWarning)
+        return WordNetCorpusReader(folder, None)
