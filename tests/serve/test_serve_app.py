@@ -72,6 +72,7 @@ def test_explain_gives_score_explain_json_and_the_grid_it_ranks(
     for event, result in zip(EVENTS, answer["results"], strict=True):
         printed = _printed(capsys, "score", *event, "--model", spec, "--explain", "--json")
         assert result["explanation"] == printed["explanation"]
+        assert result["reasons"] == printed.get("reasons", [])  # only a stack gives reasons
         assert (result["subject"], result["verb"], result["object"]) == event
         assert result["event"] == " ".join((printed["subject_lemma"], printed["verb_lemma"], printed["object_lemma"]))
         grid = result["grid"]
@@ -303,10 +304,35 @@ def test_the_default_model_answers_as_score_json_and_shows_its_card(capsys: pyte
         (default,) = client.get("/v1/models").json()["models"]
         alone = [client.post("/v1/score", json={"triples": [event]}).json()["results"][0] for event in EVENTS[:2]]
         together = client.post("/v1/score", json={"triples": EVENTS[:2]}).json()["results"]
-    assert default["name"] == "default" and default["card"]["version"] == "1.0"
+    assert default["name"] == "default" and default["card"]["version"] == "2.0"
     assert set(default["card"]["test_auc"]) == {"pep3k", "20q"}
     assert alone == [_printed(capsys, "score", *event, "--json") for event in EVENTS[:2]]
     # Scored beside another event, the LM's batch is padded and multiplied by other kernels: float32 rounding moves
     # a probability by up to ~1e-5 (at most 4.5e-6 beside one other over 200 Pep-3k events, on one thread and on two,
     # bench/batch_noise.py), so allow ten times the most measured, as docs/serve.md says.
     assert [r["probability"] for r in together] == pytest.approx([r["probability"] for r in alone], abs=5e-5)
+
+
+def test_explain_gives_a_stacks_reasons_in_words(tmp_path: Path) -> None:
+    import yaml
+
+    from plausibility.scorers.calibration import Calibration
+    from plausibility.scorers.shipped import STACK_FORMAT
+
+    folder = tmp_path / "stacked"
+    folder.mkdir()
+    features = [{"feature": NGRAM, "coefficient": 1.0}, {"feature": f"reversal:{NGRAM}", "coefficient": 2.0}]
+    config = {"format": STACK_FORMAT, "name": "stacked", "version": "1.0", "summary": "a test stack"}
+    config |= {"members": [NGRAM], "features": features, "intercept": 0.0, "precisions": ["float32"]}
+    (folder / "config.yaml").write_text(yaml.safe_dump(config))
+    Calibration(1.0, 0.0, 10, "test", "judgements").save(folder / "calibration.json")
+    with TestClient(build_app(load_models([str(folder)]))) as client:
+        (reversed_, attested) = client.post(
+            "/v1/explain", json={"triples": [["cat", "chase", "dog"], ["dog", "chase", "cat"]]}
+        ).json()["results"]
+        (scored,) = client.post("/v1/score", json={"triples": [["cat", "chase", "dog"]]}).json()["results"]
+    (reason,) = reversed_["reasons"]
+    assert reason["feature"] == f"reversal:{NGRAM}" and reason["log_odds"] < -0.4
+    assert reason["reason"].startswith("the reversed event 'dog chase cat' scores much higher")
+    assert attested["reasons"] == []
+    assert scored["precision"] == "float32"  # no language model: nothing to run in bfloat16

@@ -117,14 +117,20 @@ def _ensemble_sections(config: dict) -> list[str]:
 
 def _stack_sections(exported: ExportResult) -> list[str]:
     config = exported.config
+    features = [feature["feature"] for feature in config["features"]]
     lines = [
         "## Model",
         "",
         "A logistic regression over the features below, fitted on the judged valid halves of Pep-3k, 20Q and plain "
         "(the regression is its calibration). Each member is calibrated on training pairs, so their log-odds share "
         "one scale; `reversal:` is a member's log-odds of the event minus those of its role reversal (subject and "
-        "object swapped); `restriction` is the share of people or animals among the verb's attested subjects in "
-        "the bundled training triples, where the event's subject is neither (else 0).",
+        "object swapped)"
+        + (
+            "; `restriction` is how far the share of people or animals among the verb's attested subjects in the "
+            "bundled training triples is beyond one half, where the event's subject is neither (else 0)."
+            if "restriction" in features
+            else "."
+        ),
         "",
         "| feature | coefficient |",
         "| --- | --- |",
@@ -132,14 +138,16 @@ def _stack_sections(exported: ExportResult) -> list[str]:
         f"| intercept | {config['intercept']:.4f} |",
         "",
         "Each shipped member has a card of its own (`plausibility models NAME`). `plausibility score --explain` "
-        "says which restriction or reversal pulls an event's probability down.",
+        "says which " + ("restriction or " if "restriction" in features else "") + "reversal pulls an event's "
+        "probability down.",
         "",
     ]
-    if exported.precisions:
+    if exported.precisions and any(member.startswith("zero-shot") for member in config["members"]):
         lines += [
             "Its language model runs in bfloat16 on a CPU with bfloat16 units (AVX512_BF16 or AMX), in float32 "
-            "elsewhere (`--dtype` chooses); each precision has its own calibration of the regression's score, and "
-            "`plausibility score --json` says which ran (`precision`):",
+            "elsewhere (`--dtype` or `PLAUSIBILITY_PRECISION` chooses); each precision has its own calibration of the "
+            "regression's score, and `plausibility score --json` says which ran (`precision`). The figures below "
+            "are float32's:",
             "",
             "| precision | file | P |",
             "| --- | --- | --- |",

@@ -21,6 +21,7 @@ from plausibility.scorers.calibration import Calibration, fit_platt
 from plausibility.scorers.registry import build_scorer
 from plausibility.scorers.restriction import SubjectRestriction
 from plausibility.scorers.shipped import CONFIG, STACK_FORMAT
+from plausibility.scorers.spec import parse_spec
 from plausibility.scorers.stack import RESTRICTION, StackScorer, feature_member
 from plausibility.scorers.stack_folder import RESTRICTION_FILE, calibration_file
 from plausibility.triple import Triple
@@ -78,6 +79,8 @@ def fit_stack_folder(
     """Write a stack's config (its coefficients fitted), restriction and calibrations into `staging`; returns
     the config and the stack as it loads in float32, uncalibrated, to measure."""
     members = list(dict.fromkeys(member for f in features if (member := feature_member(f)) is not None))
+    # a stack without a language model runs the same in either precision: float32's calibration is all it needs
+    precisions = PRECISIONS if any(parse_spec(member).kind == "zero-shot" for member in members) else ("float32",)
     if RESTRICTION in features:
         animacy = Animacy(lexicon_of(None).hierarchy)
         SubjectRestriction.count(read_count_table(bundled_triples()), animacy).save(staging / RESTRICTION_FILE)
@@ -89,7 +92,7 @@ def fit_stack_folder(
         "members": members,
         "features": [{"feature": feature, "coefficient": 0.0} for feature in features],
         "intercept": 0.0,
-        "precisions": list(PRECISIONS),
+        "precisions": list(precisions),
     }
     _write_config(staging, config)
     triples, labels, weights, described = judged_valid_events(plain_weight)
@@ -104,10 +107,11 @@ def fit_stack_folder(
     Calibration(1.0, 0.0, len(labels), f"{described}, in the regression's own fit", "judgements").save(
         staging / calibration_file("float32")
     )
-    scores = build_scorer(f"uncalibrated:{staging}", dtype="bfloat16").score(triples)
-    fit_platt(scores, labels, f"{described}, its language model in bfloat16", "judgements", weights).save(
-        staging / calibration_file("bfloat16")
-    )
+    if "bfloat16" in precisions:
+        scores = build_scorer(f"uncalibrated:{staging}", dtype="bfloat16").score(triples)
+        fit_platt(scores, labels, f"{described}, its language model in bfloat16", "judgements", weights).save(
+            staging / calibration_file("bfloat16")
+        )
     stack = build_scorer(f"uncalibrated:{staging}", dtype="float32")
     assert isinstance(stack, StackScorer)
     return config, stack

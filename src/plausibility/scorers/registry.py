@@ -112,11 +112,12 @@ def _stack(
     folder: Path, config: dict, options: LoadOptions, calibrate_probabilities: bool, loaded: dict[str, TripleScorer]
 ) -> TripleScorer:
     """A stacked model's folder: its members built as an ensemble's are, its language model in the precision
-    asked for, else `fast_precision`, and the calibration of that precision (its nets stay in float32: the
-    calibrations were fitted so)."""
+    asked for, else `fast_precision` (a stack without one: float32), and the calibration of that precision (its
+    nets stay in float32: the calibrations were fitted so)."""
     from plausibility.scorers.stack_folder import load_stack, stack_calibration
 
-    precision = options.dtype or fast_precision(options.torch_device("auto"))
+    with_lm = any(parse_spec(text).kind == "zero-shot" for text in config["members"])
+    precision = options.dtype or (fast_precision(options.torch_device("auto")) if with_lm else "float32")
 
     def member(text: str) -> TripleScorer:
         parsed = parse_spec(text)
