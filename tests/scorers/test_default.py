@@ -4,35 +4,40 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
+import torch
 
 import plausibility
+from plausibility.devices import fast_precision
 from plausibility.models.model_folder import is_model_folder
 from plausibility.resources.paths import cache_dir, data_dir, shipped_models
 from plausibility.scorers.calibration_store import shipped_fit_path
-from plausibility.scorers.shipped import DEFAULT_MODEL, ensemble_spec, model_folder, shipped_model
+from plausibility.scorers.shipped import DEFAULT_MODEL, member_specs, model_folder, shipped_model, stack_config
 from plausibility.scorers.spec import parse_spec
 
 EVENTS = [("person", "breathe", "air"), ("rock", "eat", "sandwich"), ("dentist", "breathe", "helium")]
 
 
-def test_the_default_folder_names_an_ensemble_of_offline_parts_whose_calibrations_ship() -> None:
-    spec = parse_spec(ensemble_spec(model_folder(DEFAULT_MODEL)))
-    config = yaml.safe_load((model_folder(DEFAULT_MODEL) / "config.yaml").read_text())
-    assert [member["spec"] for member in config["members"]] == [str(member) for member in spec.members]
-    for part in spec.members:
+def test_the_default_folder_is_a_stack_of_offline_parts_whose_calibrations_ship() -> None:
+    folder = model_folder(DEFAULT_MODEL)
+    config = stack_config(folder)
+    assert config is not None and member_specs(folder) == config["members"]
+    for member in config["members"]:
+        part = parse_spec(member)
         # only what ships offline: the offline LM, the bundled counts, a shipped folder (or its net, `event:`)
         what = part.inner if part.kind == "event" else part
         assert what.kind in ("zero-shot", "ngram", "shipped")
         if what.kind == "shipped":
             assert is_model_folder(data_dir() / "models" / str(what.source))
         assert shipped_fit_path(part).is_file()  # a member's first probability fits nothing
+    # a calibration for each precision its language model runs in, and the restriction's counts
+    assert {"calibration.json", "calibration-bfloat16.json", "restriction.json"} <= {p.name for p in folder.iterdir()}
     model = shipped_model(DEFAULT_MODEL)
-    assert model.spec == str(spec) and set(model.test_auc) == {"pep3k", "20q"}
+    assert model.spec == "stack:" + "+".join(f["feature"] for f in config["features"])
+    assert set(model.test_auc) == {"pep3k", "20q"}
 
 
 @pytest.mark.integration
-def test_load_scorer_with_no_name_is_the_default_and_an_equal_ensemble_finds_its_calibration(
+def test_load_scorer_with_no_name_is_the_default_in_the_precision_this_machine_gives_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A cache of its own, to see that nothing is fitted; the converted LM and the lexicon tables of the user's
@@ -43,19 +48,15 @@ def test_load_scorer_with_no_name_is_the_default_and_an_equal_ensemble_finds_its
     monkeypatch.setenv("PLAUSIBILITY_CACHE", str(tmp_path))
     unnamed, named = plausibility.load_scorer(), plausibility.load_scorer("default")
     np.testing.assert_array_equal(unnamed.probability(EVENTS), named.probability(EVENTS))
-    spec = parse_spec(ensemble_spec(model_folder(DEFAULT_MODEL)))
-    weights = spec.weights or (1.0,) * len(spec.members)
-    # the members in reverse order, every weight tripled: the same scorer, spelled another way
-    parts = reversed(list(zip(spec.members, weights, strict=True)))
-    respelled = "ensemble:" + "+".join(f"{3 * weight:g}*{member}" for member, weight in parts)
-    scorer = plausibility.load_scorer(respelled)
-    # Each member scores EVENTS in the same batches as before: only the float64 weights' normalisation and the
-    # order of the weighted mean differ, a few ulps.
-    np.testing.assert_allclose(scorer.probability(EVENTS), named.probability(EVENTS), rtol=1e-12)
-    assert scorer.probability_mapping == named.probability_mapping
+    assert named.precision == fast_precision(torch.device("cpu"))
     assert "human judgements" in named.probability_mapping
+    # each precision reads its own calibration, and the two give a user nearly the same probability
+    other = "float32" if named.precision == "bfloat16" else "bfloat16"
+    switched = plausibility.load_scorer("default", dtype=other)
+    assert switched.precision == other
+    np.testing.assert_allclose(switched.probability(EVENTS), named.probability(EVENTS), atol=0.05)
     assert not (tmp_path / "calibration").exists()  # found as shipped: nothing fitted, nothing cached
-    # its folder named by path (as an exported ensemble is) is the same model, with its own calibration
+    # its folder named by path (as an exported model is) is the same model
     by_path = plausibility.load_scorer(str(model_folder(DEFAULT_MODEL)))
     np.testing.assert_array_equal(by_path.probability(EVENTS), named.probability(EVENTS))
 
