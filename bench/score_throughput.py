@@ -46,10 +46,12 @@ def distinct_triples(count: int) -> pd.DataFrame:
 
 
 def test_halves() -> pd.DataFrame:
-    """The events of the test halves of Pep-3k and 20Q, as written (4,079 rows)."""
+    """The events of the test halves of Pep-3k and 20Q, as written, but the one whose subject is two words ("fire
+    hydrant"), which `score` refuses (4,078 rows)."""
     from plausibility.benchmarks.datasets import load_plausibility_set
 
     events = [event.triple for name in ("pep3k", "20q") for event in load_plausibility_set(name, "test")]
+    events = [t for t in events if " " not in f"{t.subject}{t.verb}{t.object}"]
     return pd.DataFrame([(t.subject, t.verb, t.object) for t in events], columns=["subject", "verb", "object"])
 
 

@@ -64,6 +64,12 @@ def add_load_options(parser: argparse.ArgumentParser, batch: str) -> None:
     )
 
 
+def dtype_named(args: argparse.Namespace) -> str:
+    """What result files record of `--dtype`: the one given, else `own` (each model's own: float32, but a
+    stacked model's language model in bfloat16 on a CPU with bfloat16 units)."""
+    return args.dtype or "own"
+
+
 def load_options(args: argparse.Namespace) -> dict[str, object]:
     """The `load_scorer` keyword arguments the options of `add_load_options` give.
 

@@ -4,7 +4,7 @@ import argparse
 from pathlib import Path
 
 from plausibility.benchmarks.datasets import DATASETS, SPLITS, load_plausibility_set
-from plausibility.cli.arguments import BATCH_HELP, add_load_options, load_options, positive_int
+from plausibility.cli.arguments import BATCH_HELP, add_load_options, dtype_named, load_options, positive_int
 from plausibility.lexicon.wsd import WSD_METHODS
 
 
@@ -61,7 +61,14 @@ def run(args: argparse.Namespace) -> int:
         scorer, [event.triple for event in events], lexicon, batch_size=args.chunk_size, progress=True
     )
     path = write_consistency_report(
-        args.model, args.dataset, args.split, events, result, args.output, heatmaps=args.heatmaps, dtype=args.dtype
+        args.model,
+        args.dataset,
+        args.split,
+        events,
+        result,
+        args.output,
+        heatmaps=args.heatmaps,
+        dtype=dtype_named(args),
     )
     table = Table(
         title=f"Consistency of {args.model} on {args.dataset} {args.split} (WSD: {lexicon.wsd}, min depth "

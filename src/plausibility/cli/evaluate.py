@@ -9,6 +9,7 @@ from plausibility.cli.arguments import (
     add_load_options,
     add_worker_options,
     check_worker_options,
+    dtype_named,
     load_options,
     words,
 )
@@ -140,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
     ]
     about = {
         "plausibility_version": __version__,
-        "model": {"spec": args.model, "shipped": shipped_versions(args.model), "dtype": args.dtype},
+        "model": {"spec": args.model, "shipped": shipped_versions(args.model), "dtype": dtype_named(args)},
         "fillers": args.fillers,
         "bootstrap": {"confidence": 0.95, "seed": args.seed},
     }

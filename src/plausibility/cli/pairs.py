@@ -198,7 +198,9 @@ def _score_with(
     run = {"limit": args.limit, "seed": args.seed, "where": where, **settings}
     places = worker_devices(args.workers, options["device"], args.devices)
     factories = [
-        TextWorker(lm, args.kind, place, args.dtype, batch_size, pll, suite.score, slor_corpus=corpus, **settings)
+        TextWorker(
+            lm, args.kind, place, args.dtype or "float32", batch_size, pll, suite.score, slor_corpus=corpus, **settings
+        )
         for place in places
     ]
     with pool_of(factories) as pool:  # this process, or a worker process for each place
@@ -206,7 +208,7 @@ def _score_with(
     facts: dict[str, object] = {
         "lm": lm,
         "scores_file": None,
-        "dtype": args.dtype,
+        "dtype": args.dtype or "float32",
         "batch_size": batch_size,
         "pll": scored.facts.get("pll"),
         "unit": args.unit,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 
 from plausibility.benchmarks.datasets import DATASET_TITLES, DATASETS, SPLITS
-from plausibility.cli.arguments import BATCH_HELP, add_load_options, load_options, positive_int, words
+from plausibility.cli.arguments import BATCH_HELP, add_load_options, dtype_named, load_options, positive_int, words
 from plausibility.cli.console import results_console
 from plausibility.errors import PlausibilityError
 from plausibility.evaluation.model_request import ModelRequest
@@ -185,7 +185,7 @@ def run(args: argparse.Namespace) -> int:
         wsd=args.wsd,
         min_depth=args.min_depth,
         batch_size=args.chunk_size,
-        dtype=args.dtype,
+        dtype=dtype_named(args),
         fillers=tuple(args.fillers),
         by=tuple(args.by),
     )
