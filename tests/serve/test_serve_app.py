@@ -332,7 +332,7 @@ def test_explain_gives_a_stacks_reasons_in_words(tmp_path: Path) -> None:
         ).json()["results"]
         (scored,) = client.post("/v1/score", json={"triples": [["cat", "chase", "dog"]]}).json()["results"]
     (reason,) = reversed_["reasons"]
-    assert reason["feature"] == f"reversal:{NGRAM}" and reason["log_odds"] < -0.4
-    assert reason["reason"].startswith("the reversed event 'dog chase cat' scores much higher")
+    assert reason["feature"] == "reversal" and reason["log_odds"] < -0.4
+    assert reason["reason"] == "its members find the reversed event 'dog chase cat' more plausible"
     assert attested["reasons"] == []
     assert scored["precision"] == "float32"  # no language model: nothing to run in bfloat16

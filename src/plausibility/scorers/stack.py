@@ -48,7 +48,8 @@ def feature_member(feature: str) -> str | None:
 
 @dataclass(frozen=True)
 class Reason:
-    """Why an event is judged less plausible: a feature, what it took off the log-odds, and the words for it."""
+    """Why an event is judged less plausible: `restriction` or `reversal` (every reversal feature together), what
+    it took off the log-odds, and the words for it."""
 
     feature: str
     log_odds: float
@@ -125,24 +126,21 @@ class StackScorer:
         return expit(np.asarray(scores, dtype=np.float64))
 
     def reasons(self, triples: Sequence[Triple]) -> list[list[Reason]]:
-        """For each triple, the restriction and reversal features that pull its log-odds down by more than
-        `REASON_LOG_ODDS`, most first, each in words."""
+        """For each triple, what pulls its log-odds down by more than `REASON_LOG_ODDS`, most first, in words:
+        the restriction, and the reversal features together (each member's verdict on the reversed event)."""
         contributions = self.feature_values(triples) * self.coefficients
+        reversed_ = np.array([feature.startswith(REVERSAL) for feature in self.features])
+        restricted = np.array([feature == RESTRICTION for feature in self.features])
         found = []
         for triple, row in zip(triples, contributions, strict=True):
-            reasons = [
-                Reason(feature, float(value), self._words(feature, triple))
-                for feature, value in zip(self.features, row, strict=True)
-                if value < -REASON_LOG_ODDS and (feature == RESTRICTION or feature.startswith(REVERSAL))
-            ]
+            reasons = []
+            if restricted.any() and row[restricted].sum() < -REASON_LOG_ODDS:
+                reasons.append(Reason(RESTRICTION, float(row[restricted].sum()), self.restriction.reason(triple)))  # type: ignore[union-attr]
+            if reversed_.any() and row[reversed_].sum() < -REASON_LOG_ODDS:
+                text = f"its members find the reversed event '{reversal(triple)}' more plausible"
+                reasons.append(Reason("reversal", float(row[reversed_].sum()), text))
             found.append(sorted(reasons, key=lambda reason: reason.log_odds))
         return found
-
-    def _words(self, feature: str, triple: Triple) -> str:
-        if feature == RESTRICTION:
-            return self.restriction.reason(triple)  # type: ignore[union-attr]
-        swapped = reversal(triple)
-        return f"the reversed event '{swapped}' scores much higher by {feature_member(feature)}"
 
 
 def stack_of(scorer: TripleScorer) -> StackScorer | None:

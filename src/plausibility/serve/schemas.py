@@ -101,7 +101,7 @@ class Explanation(BaseModel):
 class Reason(BaseModel):
     """A stacked model's feature that pulls an event's probability down, in words."""
 
-    feature: str = Field(description="`restriction`, or `reversal:<SPEC>`")
+    feature: str = Field(description="`restriction`, or `reversal` (the role-reversal features together)")
     log_odds: float = Field(description="what it takes off the event's log-odds")
     reason: str = Field(description="in a person's words, from the bundled triples' counts or the reversed event")
 
@@ -158,8 +158,8 @@ class ExplainedEvent(BaseModel):
     probability: float = Field(description="the event's own cell: the grid's last")
     explanation: Explanation
     reasons: list[Reason] = Field(
-        description="why it is judged less plausible, most first: a stacked model's features (the subject "
-        "restriction, role reversals) that pull its log-odds down by more than 0.4; empty for other models"
+        description="why it is judged less plausible, most first: a stacked model's subject restriction and its "
+        "role-reversal features (together) where they pull its log-odds down by more than 0.4; empty for other models"
     )
     grid: Grid
 
