@@ -29,8 +29,9 @@ def test_the_default_folder_is_a_stack_of_offline_parts_whose_calibrations_ship(
         if what.kind == "shipped":
             assert is_model_folder(data_dir() / "models" / str(what.source))
         assert shipped_fit_path(part).is_file()  # a member's first probability fits nothing
-    # a calibration for each precision its language model runs in, and the restriction's counts
-    assert {"calibration.json", "calibration-bfloat16.json", "restriction.json"} <= {p.name for p in folder.iterdir()}
+    # a calibration for each precision its language model runs in
+    assert config["precisions"] == ["float32", "bfloat16"]
+    assert {"calibration.json", "calibration-bfloat16.json"} <= {path.name for path in folder.iterdir()}
     model = shipped_model(DEFAULT_MODEL)
     assert model.spec == "stack:" + "+".join(f["feature"] for f in config["features"])
     assert set(model.test_auc) == {"pep3k", "20q"}
