@@ -63,12 +63,17 @@ def _config(folder: Path) -> dict:
     return config
 
 
-def ensemble_spec(folder: Path) -> str | None:
-    """The SPEC of an ensemble's folder (shipped or exported); None for a trained net's folder, or any other."""
+def _config_in_format(folder: Path, format: str) -> dict | None:
+    """A folder's config if it is written in `format`; None for a folder with none, or in another format."""
     if not (folder / CONFIG).is_file():
         return None
     config = _config(folder)
-    if config.get("format") != ENSEMBLE_FORMAT:
+    return config if config.get("format") == format else None
+
+
+def ensemble_spec(folder: Path) -> str | None:
+    """The SPEC of an ensemble's folder (shipped or exported); None for a trained net's folder, or any other."""
+    if (config := _config_in_format(folder, ENSEMBLE_FORMAT)) is None:
         return None
     if not isinstance(config.get("spec"), str):
         raise DataFormatError(f"{folder / CONFIG}: an ensemble's config needs its spec; reinstall plausibility")
@@ -77,10 +82,7 @@ def ensemble_spec(folder: Path) -> str | None:
 
 def stack_config(folder: Path) -> dict | None:
     """The config of a stacked model's folder (`plausibility.scorers.stack_folder`); None for any other folder."""
-    if not (folder / CONFIG).is_file():
-        return None
-    config = _config(folder)
-    if config.get("format") != STACK_FORMAT:
+    if (config := _config_in_format(folder, STACK_FORMAT)) is None:
         return None
     if not isinstance(config.get("members"), list) or not isinstance(config.get("features"), list):
         raise DataFormatError(f"{folder / CONFIG}: a stack's config needs its members and features; reinstall it")
