@@ -22,8 +22,8 @@ from plausibility.models.datamodule import PairsDataModule
 from plausibility.models.system import PlausibilityModule
 from plausibility.models.training import TrainingCLI
 from plausibility.release.export import export_model
-from plausibility.release.model_card import _model_argument, _portable
-from plausibility.resources.paths import data_dir
+from plausibility.release.model_card import _model_argument
+from plausibility.resources.paths import data_dir, portable_path
 from plausibility.scorers.calibrated import CalibratedScorer
 from plausibility.scorers.concept_max import ConceptMax
 from plausibility.scorers.registry import build_scorer
@@ -245,8 +245,8 @@ def test_the_card_names_a_shipped_model_and_the_package_data_as_a_reader_can_fin
     shipped = data_dir() / "models" / "conceptmax"
     assert _model_argument(shipped) == "conceptmax"  # what `--model` and `load_scorer` take
     assert _model_argument(tmp_path / "conceptmax") == str(tmp_path / "conceptmax")
-    assert _portable(data_dir() / "training" / "pairs.parquet") == "data/training/pairs.parquet"
-    assert _portable(tmp_path / "pairs.parquet") == str(tmp_path / "pairs.parquet")
+    assert portable_path(data_dir() / "training" / "pairs.parquet") == "data/training/pairs.parquet"
+    assert portable_path(tmp_path / "pairs.parquet") == str(tmp_path / "pairs.parquet")
 
 
 def test_a_failed_export_leaves_nothing_behind(classifier_run: Path, tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ from plausibility.models.model_folder import (
     read_model_folder,
 )
 from plausibility.models.run_record import run_record
+from plausibility.resources.paths import portable_path
 from plausibility.version import __version__
 
 # Hyperparameters that only `plausibility fit` uses to build the module (not model settings).
@@ -65,12 +66,12 @@ def trained_model(source: str | Path) -> TrainedModel:
         raise DataFormatError(f"{path}: no net config in the checkpoint; use one written by `plausibility fit`")
     run = run_record(path)
     training = {
-        "checkpoint": str(path.resolve()),
+        "checkpoint": portable_path(path),
         "global_step": int(checkpoint.get("global_step", 0)),
         "epoch": int(checkpoint.get("epoch", 0)),
         "lightning_version": checkpoint.get("pytorch-lightning_version"),
         "batch_size": run.batch_size,
-        "pairs": None if run.pairs is None else str(run.pairs),
+        "pairs": None if run.pairs is None else portable_path(run.pairs),
         "training_seconds": None if run.training_seconds is None else round(run.training_seconds),
     }
     return TrainedModel(path, hparams, net_state_dict(str(path), checkpoint), training)

@@ -22,7 +22,7 @@ from plausibility.evaluation.results import ModelResult, ReportSettings, auc_int
 from plausibility.release.cold_start import measure_cold_start
 from plausibility.release.exported import ExportResult
 from plausibility.release.model_card import evaluation_record, model_card
-from plausibility.resources.paths import bundled_pairs
+from plausibility.resources.paths import bundled_pairs, recorded_path
 from plausibility.scorers.calibrated import calibrate
 from plausibility.scorers.calibration import Calibration, fit_calibration
 from plausibility.scorers.protocol import TripleScorer
@@ -183,7 +183,9 @@ def export_model(
         if trained_by:
             model.training["trained_by"] = trained_by
         trained_on = model.training.get("pairs")
-        pairs_path = Path(pairs) if pairs is not None else Path(str(trained_on)) if trained_on else bundled_pairs()
+        pairs_path = (
+            Path(pairs) if pairs is not None else recorded_path(str(trained_on)) if trained_on else bundled_pairs()
+        )
         with atomic_path(target, folder=True) as staging:
             identity["summary"] = summary or model.summary or _summary(model.hparams)
             config = write_model_folder(staging, model, identity)

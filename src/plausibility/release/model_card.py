@@ -8,7 +8,7 @@ from plausibility.checksums import file_sha256
 from plausibility.evaluation.judged_calibration import CalibrationFigures
 from plausibility.evaluation.results import ModelResult
 from plausibility.release.exported import ExportResult
-from plausibility.resources.paths import bundled_pairs, data_dir
+from plausibility.resources.paths import bundled_pairs, data_dir, portable_path, recorded_path
 from plausibility.scorers.shipped import STACK_FORMAT, shipped_bytes
 from plausibility.version import __version__
 
@@ -38,12 +38,6 @@ def evaluation_record(
     return record
 
 
-def _portable(path: Path) -> str:
-    """A path as the card's reader can follow it: `data/...` for the package's own data, else as given."""
-    resolved, data = Path(path).resolve(), data_dir().resolve()
-    return f"data/{resolved.relative_to(data)}" if resolved.is_relative_to(data) else str(path)
-
-
 def _model_argument(folder: Path) -> str:
     """What `--model` takes for this folder: the bare name of a shipped model, else the folder itself."""
     shipped = folder.resolve() == (data_dir() / "models" / folder.name).resolve()
@@ -64,9 +58,9 @@ def _net_sections(config: dict, pairs: Path) -> list[str]:
     if training.get("pairs") is None:
         lines.append("Training pairs: not recorded (no run folder with a CSV logger `config.yaml` by the checkpoint).")
     else:
-        trained_on = Path(str(training["pairs"]))
+        trained_on = recorded_path(str(training["pairs"]))
         digest = file_sha256(trained_on) if trained_on.is_file() else "not found here"
-        lines.append(f"Training pairs: `{_portable(trained_on)}` (sha256 `{digest}`).")
+        lines.append(f"Training pairs: `{portable_path(trained_on)}` (sha256 `{digest}`).")
         if trained_on.is_file() and bundled_pairs().is_file() and digest == file_sha256(bundled_pairs()):
             lines.append(
                 "This is the bundled training set: its sources, filters and checksums are in `data/PROVENANCE.md` "
@@ -252,7 +246,8 @@ def model_card(exported: ExportResult, pairs: Path) -> str:
         ]
         training = config.get("training") or {}
         steps, batch, trained_on = training.get("global_step"), training.get("batch_size"), training.get("pairs")
-        if calibration.target == "pairs" and steps and batch and trained_on and Path(str(trained_on)) == pairs:
+        same_pairs = trained_on is not None and recorded_path(str(trained_on)).resolve() == pairs.resolve()
+        if calibration.target == "pairs" and steps and batch and same_pairs:
             rows = _rows(pairs)
             lines += [
                 f"The slice comes from the pairs the model trained on, shuffled each epoch: each pair was seen in "

@@ -37,6 +37,25 @@ def resolve_data_path(path: str) -> Path:
     return resolved
 
 
+def portable_path(path: str | Path) -> str:
+    """A path as a shipped file may record it, with no folder of the machine it was made on: `data/...` for a file
+    of the vendored data folder, relative to the working folder for one inside it, else as given."""
+    resolved = Path(path).resolve()
+    for root, prefix in ((data_dir().resolve(), "data/"), (Path.cwd().resolve(), "")):
+        if resolved.is_relative_to(root):
+            return prefix + resolved.relative_to(root).as_posix()
+    return str(path)
+
+
+def recorded_path(text: str) -> Path:
+    """The file a `portable_path` names here: `data/...` inside the vendored data folder when not found as
+    given (an installed package runs from anywhere)."""
+    given = Path(text)
+    if not given.exists() and text.startswith("data/"):
+        return data_dir() / text.removeprefix("data/")
+    return given
+
+
 def configs_dir() -> Path:
     """The shipped YAML configs: the source checkout's `configs/`, or the copy an installed wheel carries."""
     package = Path(__file__).resolve().parents[1]
