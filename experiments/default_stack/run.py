@@ -23,9 +23,8 @@ from plausibility.benchmarks.registry import named_set
 from plausibility.corpus.artefacts import read_count_table
 from plausibility.lexicon.animacy import Animacy
 from plausibility.lexicon.hierarchy import Hierarchy
-from plausibility.release.stack_export import fit_regression
 from plausibility.resources.paths import bundled_triples
-from plausibility.scorers.calibration import Calibration
+from plausibility.scorers.calibration import Calibration, fit_logistic
 from plausibility.scorers.registry import build_scorer
 from plausibility.scorers.restriction import MOSTLY, SubjectRestriction
 from plausibility.scorers.shipped import STACK_FORMAT
@@ -161,7 +160,7 @@ def out_of_fold(features: dict[str, np.ndarray], labels: dict[str, np.ndarray], 
     predicted = {name: np.zeros(len(labels[name])) for name in halves}
     for fold in range(5):
         held = {name: np.arange(len(labels[name])) % 5 == fold for name in halves}
-        coefficients, intercept = fit_regression(
+        coefficients, intercept = fit_logistic(
             np.vstack([features[name][~held[name]] for name in halves]),
             np.concatenate([labels[name][~held[name]] for name in halves]),
             np.concatenate([np.full((~held[name]).sum(), plain_weight if name == "plain" else 1.0) for name in halves]),
@@ -259,7 +258,7 @@ def floors() -> None:
             p: np.vstack([matrix(valid, n, features, p, restriction) for n in halves]) for p in PRECISIONS["valid"]
         }
         y = np.concatenate([labels[n] for n in halves])
-        coefficients, intercept = fit_regression(values["float32"], y, weights(weight))
+        coefficients, intercept = fit_logistic(values["float32"], y, weights(weight))
         platt = fit_platt(intercept + values["bfloat16"] @ coefficients, y, "valid", "judgements", weights(weight))
         figures = {}
         for name in SETS["test"]:

@@ -67,8 +67,8 @@ def test_a_spec_prints_as_the_string_it_parses_from(text: str) -> None:
 def test_unknown_and_incomplete_forms_fail_in_one_line() -> None:
     known = (
         "<exported folder>, <path>.ckpt, conceptmax, conceptmax:<SPEC>, default, ensemble:[<W>*]<SPEC>+[<W>*]<SPEC>, "
-        "event:<SPEC>, fast, glove-mlp:<path>.ckpt, ngram[:<triples>], resnik[:<triples>], roberta, uncalibrated:<SPEC>, "
-        "zero-shot[:<lm>][@<variant>][?pll=<metric>]"
+        "event:<SPEC>, fast, glove-mlp:<path>.ckpt, ngram[:<triples>], resnik[:<triples>], roberta, "
+        "uncalibrated:<SPEC>, zero-shot[:<lm>][@<variant>][?pll=<metric>]"
     )
     cases = {
         "nonsense": (UnknownNameError, f"unknown model 'nonsense'; known: {known}"),

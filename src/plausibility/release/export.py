@@ -26,6 +26,7 @@ from plausibility.resources.paths import bundled_pairs, recorded_path
 from plausibility.scorers.calibrated import calibrate
 from plausibility.scorers.calibration import Calibration, fit_calibration
 from plausibility.scorers.protocol import TripleScorer
+from plausibility.scorers.stack_folder import stack_calibration
 
 # What a calibration is fitted on: attested vs pseudo-negative training pairs, or the judged valid halves; a
 # stack's (`stack`) is its regression's own, fitted before it is measured.
@@ -69,8 +70,10 @@ def measure_and_write(
     from plausibility.models.model_folder import CALIBRATION, CARD, EVALUATION
 
     halves = evaluate_auc(scorer, DATASETS, SPLITS) if evaluate or calibration == "judgements" else []
-    if calibration == "stack":
-        fitted: Calibration | None = Calibration.load(staging / CALIBRATION)
+    precisions: dict[str, Calibration] = {}
+    if calibration == "stack":  # fitted with the stack's regression: read back, one per precision
+        precisions = {precision: stack_calibration(staging, precision) for precision in config["precisions"]}
+        fitted: Calibration | None = precisions["float32"]
     else:
         fitted = _fit(scorer, calibration, halves, pairs, calibration_pairs, seed)
     calibrated = calibrate(scorer, fitted) if fitted is not None else scorer
@@ -94,11 +97,6 @@ def measure_and_write(
     sizes = {path.name: path.stat().st_size for path in sorted(staging.iterdir())}
     # Measured as it will load (weights, calibration, config), in fresh processes after one that fills the caches.
     cold_start = measure_cold_start(staging, runs=cold_start_runs) if evaluate and cold_start_runs else None
-    precisions = {}
-    if calibration == "stack":
-        from plausibility.scorers.stack_folder import stack_calibration
-
-        precisions = {precision: stack_calibration(staging, precision) for precision in config["precisions"]}
     exported = ExportResult(target, config, sizes, result, fitted, own, after, cold_start, precisions)
     (staging / CARD).write_text(model_card(exported, pairs), encoding="utf-8")
     sizes[CARD] = (staging / CARD).stat().st_size

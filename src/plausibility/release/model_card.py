@@ -10,6 +10,7 @@ from plausibility.evaluation.results import ModelResult
 from plausibility.release.exported import ExportResult
 from plausibility.resources.paths import bundled_pairs, data_dir, portable_path, recorded_path
 from plausibility.scorers.shipped import STACK_FORMAT, shipped_bytes
+from plausibility.scorers.stack_folder import calibration_file
 from plausibility.version import __version__
 
 CONFIDENCE = 0.95
@@ -146,18 +147,12 @@ def _stack_sections(exported: ExportResult) -> list[str]:
             "| precision | file | P |",
             "| --- | --- | --- |",
             *(
-                f"| {precision} | `{_calibration_file(precision)}` | {calibration.formula} |"
+                f"| {precision} | `{calibration_file(precision)}` | {calibration.formula} |"
                 for precision, calibration in exported.precisions.items()
             ),
             "",
         ]
     return lines
-
-
-def _calibration_file(precision: str) -> str:
-    from plausibility.scorers.stack_folder import calibration_file
-
-    return calibration_file(precision)
 
 
 def _figures_table(title: str, own: dict[str, CalibrationFigures], after: dict[str, CalibrationFigures]) -> list[str]:

@@ -17,7 +17,7 @@ from plausibility.errors import PlausibilityError
 from plausibility.lexicon.animacy import Animacy
 from plausibility.lexicon.training_lexicon import lexicon_of
 from plausibility.resources.paths import bundled_triples
-from plausibility.scorers.calibration import Calibration, fit_platt
+from plausibility.scorers.calibration import Calibration, fit_logistic, fit_platt
 from plausibility.scorers.registry import build_scorer
 from plausibility.scorers.restriction import SubjectRestriction
 from plausibility.scorers.shipped import CONFIG, STACK_FORMAT
@@ -53,22 +53,6 @@ def judged_valid_events(plain_weight: float) -> tuple[list[Triple], np.ndarray, 
     return triples, np.concatenate(labels), np.concatenate(weights), described
 
 
-def fit_regression(values: np.ndarray, labels: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, float]:
-    """The coefficients and intercept of a weighted logistic regression of the labels on the feature values.
-
-    Unpenalised, as a Platt fit is: the regression is the model's float32 calibration. Fitted on standardised
-    features for the solver, then mapped back to the features' own scales.
-    """
-    from sklearn.linear_model import LogisticRegression
-
-    centre, spread = values.mean(axis=0), values.std(axis=0)
-    spread[spread == 0] = 1.0
-    fit = LogisticRegression(C=np.inf, tol=1e-10, max_iter=10_000)
-    fit.fit((values - centre) / spread, labels, sample_weight=weights)
-    coefficients = fit.coef_[0] / spread
-    return coefficients, float(fit.intercept_[0] - coefficients @ centre)
-
-
 def _write_config(folder: Path, config: dict) -> None:
     (folder / CONFIG).write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
@@ -96,10 +80,9 @@ def fit_stack_folder(
     }
     _write_config(staging, config)
     triples, labels, weights, described = judged_valid_events(plain_weight)
-    placeholder = Calibration(1.0, 0.0, len(labels), described, "judgements")
-    placeholder.save(staging / calibration_file("float32"))
     values = build_scorer(f"uncalibrated:{staging}", dtype="float32").feature_values(triples)
-    coefficients, intercept = fit_regression(values, labels, weights)
+    # Unpenalised, as a Platt fit is: the regression is the model's float32 calibration.
+    coefficients, intercept = fit_logistic(values, labels, weights)
     for feature, coefficient in zip(config["features"], coefficients, strict=True):
         feature["coefficient"] = float(coefficient)
     config["intercept"] = intercept

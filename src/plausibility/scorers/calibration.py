@@ -88,6 +88,23 @@ class Calibration:
         return calibration
 
 
+def fit_logistic(
+    values: np.ndarray, labels: np.ndarray, weights: Sequence[float] | np.ndarray | None = None
+) -> tuple[np.ndarray, float]:
+    """The coefficients and intercept of an unpenalised logistic regression of the labels on the columns of
+    `values`, each row weighing its `weights` (default: 1). Fitted on standardised columns for the solver (log
+    scores sit far from zero), then mapped back to the columns' own scales."""
+    from sklearn.linear_model import LogisticRegression
+
+    centre, spread = values.mean(axis=0), values.std(axis=0)
+    spread[spread == 0] = 1.0
+    model = LogisticRegression(C=np.inf, tol=1e-10, max_iter=10_000).fit(
+        (values - centre) / spread, labels, sample_weight=None if weights is None else np.asarray(weights, float)
+    )
+    coefficients = model.coef_[0] / spread
+    return coefficients, float(model.intercept_[0] - coefficients @ centre)
+
+
 def fit_platt(
     scores: Sequence[float] | np.ndarray,
     labels: Sequence[int] | np.ndarray,
@@ -97,19 +114,12 @@ def fit_platt(
 ) -> Calibration:
     """Logistic regression of the labels on the 1-D scores (unpenalised maximum likelihood), each score weighing
     its `weights` (default: 1)."""
-    from sklearn.linear_model import LogisticRegression
-
     x = np.asarray(scores, dtype=np.float64)
     y = np.asarray(labels, dtype=np.int64)
     if len(x) != len(y) or len(set(y.tolist())) != 2 or not np.all(np.isfinite(x)):
         raise DataFormatError(f"{fitted_on}: calibration needs finite scores of both labels, aligned ({len(x)} scores)")
-    # Standardised for the solver (log scores sit far from zero), then mapped back to the raw scale.
-    centre, spread = float(x.mean()), float(x.std()) or 1.0
-    model = LogisticRegression(C=np.inf, tol=1e-10, max_iter=1000).fit(
-        ((x - centre) / spread)[:, None], y, sample_weight=None if weights is None else np.asarray(weights, float)
-    )
-    slope = float(model.coef_[0, 0]) / spread
-    intercept = float(model.intercept_[0]) - slope * centre
+    (slope,), intercept = fit_logistic(x[:, None], y, weights)
+    slope = float(slope)
     if not slope > 0:
         raise NotMonotoneError(
             f"{fitted_on}: fitted slope {slope:.3g} is not positive (the scorer does not rank the positive events "
