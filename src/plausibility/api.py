@@ -10,7 +10,6 @@ from typing import Literal
 
 import numpy as np
 
-from plausibility.corpus.artefacts import TRIPLE_COLUMNS
 from plausibility.devices import DType
 from plausibility.errors import InvalidTripleError
 from plausibility.lexicon.training_lexicon import TrainingLexicon, lexicon_of
@@ -32,7 +31,7 @@ from plausibility.scorers.registry import build_scorer
 from plausibility.scorers.shipped import DEFAULT_MODEL, shipped_versions
 from plausibility.scorers.spec import parse_spec
 from plausibility.scorers.stack import Reason, stack_of
-from plausibility.triple import Triple
+from plausibility.triple import TRIPLE_COLUMNS, Triple
 from plausibility.workers import pool_of, worker_devices
 
 TripleLike = Triple | tuple[str, str, str] | Sequence[str]

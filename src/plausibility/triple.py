@@ -13,6 +13,8 @@ _NOT_IN_WORDS = {"Cc", "Cf", "Cs", "Co", "Zl", "Zp"}
 # while anything longer is a paste or an attack, on which a language model's tokenizer spends minutes and gigabytes.
 MAX_WORD_LENGTH = 50
 _LETTER_OR_DIGIT = re.compile(r"[^\W_]")  # a word character that is not the underscore: a letter or a digit
+# A triple's fields as every table names them.
+TRIPLE_COLUMNS = ("subject", "verb", "object")
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,7 +59,7 @@ def test_groups_split_by_a_column_and_an_unknown_one_lists_the_others(fixtures: 
             r"rows 1 have no verb; every event needs one$",
         ),
         ("empty.tsv", "subject\tverb\tobject\tlabel\n\teat\t\t1\n", r"rows 1 have neither subject nor object"),
-        ("words.tsv", "noun\tverb\tobject\tlabel\ncat\teat\tfish\t1\n", r"no 'subject' column"),
+        ("words.tsv", "noun\tverb\tobject\tlabel\ncat\teat\tfish\t1\n", r"label\) names no subject"),
         (
             "pairs.tsv",
             "pair\tsubject\tverb\tobject\tlabel\np\tcat\teat\tfish\t1\np\tdog\teat\tfish\t1\nq\tcat\teat\tmouse\t0\n",

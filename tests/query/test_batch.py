@@ -14,6 +14,8 @@ from plausibility.query.triple_files import InvalidLine
 from plausibility.scorers.registry import build_scorer
 from plausibility.triple import Triple
 
+ALLOWS_OTHERS = "; a header row naming subject, verb and object allows others"
+
 
 @pytest.fixture
 def ngram_spec(fixtures: Path) -> str:
@@ -46,9 +48,7 @@ def test_batch_scores_equal_single_scores_and_keep_order_and_columns(tmp_path: P
 def test_invalid_lines_stop_the_run_with_nothing_written(tmp_path: Path, ngram_spec: str) -> None:
     source = _table(tmp_path, "person\teat\tapple\nbroken line\n\ndog\teat\tbone\n")
     output = tmp_path / "out.tsv"
-    with pytest.raises(
-        DataFormatError, match=r"2 lines are not triples: line 2: expected 3 columns, got 1; line 3: empty"
-    ):
+    with pytest.raises(DataFormatError, match=r"2 lines are not triples: line 2: has 1 columns, not 3 \(subject verb"):
         score_table(TripleColumns(build_scorer(ngram_spec)), source, output, progress=False)
     assert not output.exists()
 
@@ -59,7 +59,7 @@ def test_skip_invalid_scores_the_rest_and_reports_line_numbers(tmp_path: Path, n
         TripleColumns(build_scorer(ngram_spec)), source, tmp_path / "out.csv", skip_invalid=True, progress=False
     )
     assert result.rows == 2
-    assert result.skipped == [InvalidLine(2, "expected 3 columns, got 1")]
+    assert result.skipped == [InvalidLine(2, "has 1 columns, not 3 (subject verb object)" + ALLOWS_OTHERS)]
     assert pd.read_csv(result.output)["subject"].tolist() == ["person", "dog"]
 
 
@@ -135,7 +135,13 @@ def test_cli_bad_input_is_one_line_and_exit_1_and_a_wrong_command_line_exit_2(
     [
         ("", False, "the file is empty; give a table with one subject, verb, object triple per line"),
         ("subject\tverb\tobject\n", False, "only a header and no triples; add one subject, verb, object per line"),
-        ("a\tb\n\n", True, "none of its lines is a triple (line 1: expected 3 columns, got 2; line 2: empty line)"),
+        (
+            "a\tb\n\n",
+            True,
+            "none of its lines is a triple (line 1: has 2 columns, not 3 (subject verb object)"
+            + ALLOWS_OTHERS
+            + "; line 2: empty line)",
+        ),
     ],
 )
 def test_an_input_without_triples_is_an_error_and_writes_nothing(
@@ -249,7 +255,10 @@ def test_cli_stdin_errors_name_stdin_and_print_no_rows(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == (
-        "plausibility score: error: stdin: none of its lines is a triple (line 1: expected 3 columns, got 2)\n"
+        "plausibility score: error: stdin: none of its lines is a triple "
+        "(line 1: has 2 columns, not 3 (subject verb object)"
+        + ALLOWS_OTHERS
+        + ")\n"
     )
 
 

@@ -1,7 +1,7 @@
 """A judged set: events with human judgements read from any table, and which figures those judgements allow.
 
-A table (TSV, CSV, JSONL or Parquet) has `subject`, `verb`, `object` columns and one or more judgement
-columns; what they hold decides the figures (`kinds`):
+A table (TSV, CSV, JSONL or Parquet, read by `plausibility.tables` as every door reads one) has `subject`, `verb`,
+`object` columns and one or more judgement columns; what they hold decides the figures (`kinds`):
 
 - `label` (0 or 1 on every row): plausible or not, so ROC-AUC;
 - `rating` (a number on every row): a graded judgement, so Spearman's and Pearson's correlations;
@@ -24,18 +24,13 @@ from typing import Literal
 
 import pandas as pd
 
-from plausibility.errors import DataFormatError, ResourceMissingError
+from plausibility.errors import DataFormatError
+from plausibility.tables import read_table
 from plausibility.triple import word_problem
 
 Kind = Literal["label", "rating", "pairs", "agreed_label", "reversals"]
 WORD_COLUMNS = ("subject", "verb", "object")
 JUDGEMENT_COLUMNS = ("label", "rating", "pair", "agreed_label", "reversal_of")
-_READERS = {
-    ".tsv": lambda path: pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False, quoting=3),
-    ".csv": lambda path: pd.read_csv(path, dtype=str, keep_default_na=False),
-    ".jsonl": lambda path: pd.read_json(path, lines=True, dtype=False),
-    ".parquet": pd.read_parquet,
-}
 # Rows named in one error message before "and N more".
 _SHOWN = 5
 
@@ -137,18 +132,8 @@ def read_judged_set(path: Path, name: str | None = None) -> JudgedSet:
         DataFormatError: an unknown format, no judgement column, a bad label or rating, or a pair that is not
             one typical and one atypical event; the message names the rows.
     """
-    if not path.is_file():
-        raise ResourceMissingError(f"{path}: no such file; give a table of subject, verb, object and a judgement")
-    reader = _READERS.get(path.suffix.lower())
-    if reader is None:
-        raise DataFormatError(f"{path}: unknown table format {path.suffix!r}; use {', '.join(_READERS)}")
-    try:
-        table = reader(path)
-    except (ValueError, OSError, UnicodeDecodeError) as error:
-        raise DataFormatError(
-            f"{path}: not a readable {path.suffix[1:]} table ({str(error).splitlines()[0]})"
-        ) from error
-    table.columns = [str(column).strip().lower() for column in table.columns]
+    table = read_table(path, "a table of subject, verb, object and a judgement")
+    table.columns = [str(column).lower() for column in table.columns]
     if table.empty:
         raise DataFormatError(f"{path}: no events; give one row per event")
     _check_words(path, table)

@@ -118,7 +118,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def _check(args: argparse.Namespace) -> None:
-    from plausibility.query.triple_files import TRIPLE_COLUMNS, triple_problem
+    from plausibility.query.triple_files import triple_problem
+    from plausibility.triple import TRIPLE_COLUMNS
 
     if args.input is None and len(args.words) != 3:
         raise CommandLineError(f"give three words S V O (got {len(args.words)}), or --input FILE --output FILE")

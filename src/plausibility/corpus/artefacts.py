@@ -12,12 +12,11 @@ import pyarrow.parquet as pq
 
 from plausibility.atomic import atomic_path, atomic_write_text
 from plausibility.errors import DataFormatError, ResourceMissingError
-from plausibility.triple import Triple
+from plausibility.triple import TRIPLE_COLUMNS, Triple
 
 if TYPE_CHECKING:
     import pandas as pd
 
-TRIPLE_COLUMNS = ("subject", "verb", "object")
 NEGATIVE_COLUMNS = ("negative_subject", "negative_verb", "negative_object")
 # A pairs file: the attested event's columns, then its pseudo-negative's.
 PAIR_COLUMNS = (*TRIPLE_COLUMNS, *NEGATIVE_COLUMNS)

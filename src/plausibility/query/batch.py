@@ -14,8 +14,9 @@ from plausibility.progress import progress_bar
 from plausibility.query.lemmas import QueryLemmas
 from plausibility.query.part_folder import PartFolder, is_part_folder
 from plausibility.query.scored_memo import ScoredMemo
-from plausibility.query.triple_files import InvalidLine, TableWriter, read_triple_chunks
+from plausibility.query.triple_files import InvalidLine, read_triple_chunks
 from plausibility.scorers.protocol import TripleScorer
+from plausibility.tables import TableWriter
 from plausibility.triple import Triple
 from plausibility.workers import Factory, InlinePool, pool_of
 

@@ -1,43 +1,37 @@
-"""Scoring tables of triples on a Ray cluster: Ray Data reads the files, actors that load the model once score
-them (`map_batches`), and this process writes a Parquet part per input file with a manifest.
+"""Scoring tables of triples on a Ray cluster: this process reads the files with the one table reader (as the
+local engine does), actors that load the model once score the rows (`map_batches`), and this process writes a
+Parquet part per input file with a manifest.
 
-The cluster is the one `RAY_ADDRESS` names, else a local Ray on this machine's cores. Every worker node
-must see the input paths. Rows come back in input order; a rerun of an interrupted run skips the input
-files whose parts are finished.
+The cluster is the one `RAY_ADDRESS` names, else a local Ray on this machine's cores. Rows come back in input
+order; a rerun of an interrupted run skips the input files whose parts are finished.
 """
 
 import glob
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
 
 import pandas as pd
-import pyarrow.csv
 
-from plausibility.corpus.artefacts import TRIPLE_COLUMNS
 from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.query.batch import BatchResult, TripleColumns, checked_invalid_lines
 from plausibility.query.part_folder import PartFolder
-from plausibility.query.triple_files import InvalidLine, column_name, scored_word, triple_problem
+from plausibility.query.triple_files import InvalidLine, read_triple_chunks
+from plausibility.tables import table_format
 from plausibility.triple import Triple
 
-# Each table format's Ray Data reader and its options: CSV and TSV with a header row naming the columns.
-READERS: dict[str, tuple[str, dict[str, object]]] = {
-    ".parquet": ("read_parquet", {}),
-    ".csv": ("read_csv", {}),
-    ".tsv": ("read_csv", {"parse_options": pyarrow.csv.ParseOptions(delimiter="\t")}),
-    ".jsonl": ("read_json", {}),
-}
+# The table formats a folder or glob is searched for.
+SUFFIXES = (".parquet", ".csv", ".tsv", ".jsonl")
 
 
 def input_files(inputs: str) -> list[Path]:
     """The tables `inputs` names: one file, every table of a folder, or the files a glob matches; sorted."""
     path = Path(inputs)
     if path.is_dir():
-        found = sorted(p for p in path.iterdir() if p.suffix.lower() in READERS)
+        found = sorted(p for p in path.iterdir() if p.suffix.lower() in SUFFIXES)
     elif any(mark in inputs for mark in "*?["):
-        found = sorted(Path(p) for p in glob.glob(inputs) if Path(p).suffix.lower() in READERS)
+        found = sorted(Path(p) for p in glob.glob(inputs) if Path(p).suffix.lower() in SUFFIXES)
     else:
         found = [path] if path.is_file() else []
     if not found:
@@ -46,31 +40,19 @@ def input_files(inputs: str) -> list[Path]:
         )
     found = [p.resolve() for p in found]
     suffixes = {p.suffix.lower() for p in found}
-    if len(suffixes) > 1 or not suffixes <= set(READERS):
-        raise DataFormatError(f"{inputs}: the tables must share one format of {', '.join(READERS)}, got {suffixes}")
+    table_format(found[0])  # an unknown suffix fails in one line
+    if len(suffixes) > 1:
+        raise DataFormatError(f"{inputs}: the tables must share one format of {', '.join(SUFFIXES)}, got {suffixes}")
     return found
 
 
 class _RayScorer:
-    """A Ray actor: builds the scorer once, then scores each batch of rows it is given (each distinct triple once),
-    leaving out rows that are not triples (the run has already stopped on them unless they are to be skipped)."""
+    """A Ray actor: builds the scorer once, then scores each batch of rows it is given, each distinct triple once."""
 
     def __init__(self, factory: Callable[[], TripleColumns]) -> None:
         self.columns = factory()
 
     def __call__(self, batch: pd.DataFrame) -> pd.DataFrame:
-        batch = batch.rename(columns=column_name)
-        if missing := [name for name in TRIPLE_COLUMNS if name not in batch.columns]:
-            raise DataFormatError(
-                f"a table has no {', '.join(missing)} column; the ray engine reads tables whose columns are named "
-                "(CSV or TSV: a header row subject, verb, object)"
-            )
-        batch = batch[[triple_problem(row) is None for row in batch[list(TRIPLE_COLUMNS)].to_dict("records")]]
-        batch = batch[
-            [*TRIPLE_COLUMNS, *(name for name in batch.columns if name not in TRIPLE_COLUMNS)]
-        ]  # as read_triple_chunks orders them
-        for name in TRIPLE_COLUMNS:
-            batch[name] = batch[name].map(scored_word)
         given = [Triple(s, v, o) for s, v, o in zip(batch["subject"], batch["verb"], batch["object"], strict=True)]
         position = {triple: index for index, triple in enumerate(dict.fromkeys(given))}
         scored = self.columns(list(position)).iloc[[position[triple] for triple in given]]
@@ -130,22 +112,27 @@ def _score(
     with parts:
         todo = [file for index, file in enumerate(files) if not parts.finished(index)]
         rows += sum(len(parts.read(index)) for index in range(len(files) - len(todo)))
-        if todo:
+        frames = [
+            chunk.rows.assign(path=str(file)) for file in todo for chunk in read_triple_chunks(file, chunk_size)
+        ]
+        if any(len(frame) for frame in frames):
             context = ray.data.DataContext.get_current()
             context.enable_progress_bars = False
             context.execution_options.preserve_order = True  # rows come back in input order
-            reader, options = READERS[todo[0].suffix.lower()]
-            read = getattr(ray.data, reader)
-            dataset = read([str(file) for file in todo], include_paths=True, **options).map_batches(
+            dataset = ray.data.from_pandas([frame for frame in frames if len(frame)]).map_batches(
                 _RayScorer, fn_constructor_kwargs={"factory": factory}, batch_size=chunk_size, batch_format="pandas",
                 concurrency=concurrency, num_cpus=1, num_gpus=gpus_per_worker,
             )  # fmt: skip
-            rows += _write_parts(dataset, todo, files, parts)
+            rows += _write_parts(dataset.iter_batches(batch_format="pandas", batch_size=None), todo, files, parts)
+        else:  # nothing to score: each file's part is empty
+            rows += _write_parts([], todo, files, parts)
         parts.complete()
     return BatchResult(output, rows, skipped)
 
 
-def _write_parts(dataset: object, todo: Sequence[Path], files: Sequence[Path], parts: PartFolder) -> int:
+def _write_parts(
+    batches: Iterable[pd.DataFrame], todo: Sequence[Path], files: Sequence[Path], parts: PartFolder
+) -> int:
     """Write each input file's scored rows as its part, as soon as the rows of the next file begin."""
     remaining = [str(file) for file in todo]
     current: list[pd.DataFrame] = []
@@ -160,17 +147,11 @@ def _write_parts(dataset: object, todo: Sequence[Path], files: Sequence[Path], p
             written += len(frame)
             current = []
 
-    for batch in dataset.iter_batches(batch_format="pandas", batch_size=None):  # type: ignore[attr-defined]
+    for batch in batches:
         for path, rows in batch.groupby("path", sort=False):
-            flush_until(_matching(str(path), remaining))
+            if str(path) not in remaining:
+                raise DataFormatError(f"Ray returned rows of {path} out of order, or of a file that is not an input")
+            flush_until(str(path))
             current.append(rows.drop(columns="path"))
     flush_until(None)
     return written
-
-
-def _matching(path: str, remaining: Sequence[str]) -> str:
-    """The input file a row's `path` column names (Ray may write it without the leading `/`)."""
-    for file in remaining:
-        if file == path or file.lstrip("/") == path.lstrip("/"):
-            return file
-    raise DataFormatError(f"Ray returned rows of {path} out of order, or of a file that is not an input")

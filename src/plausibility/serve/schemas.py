@@ -6,7 +6,8 @@ from typing import Annotated
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 
-from plausibility.query.triple_files import TRIPLE_COLUMNS, triple_problem
+from plausibility.query.triple_files import triple_problem
+from plausibility.triple import TRIPLE_COLUMNS
 
 EXAMPLE_REQUEST = '{"triples": [["person", "eat", "apple"]]}'
 
