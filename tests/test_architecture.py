@@ -28,7 +28,7 @@ def test_a_net_importing_the_evaluation_breaks_the_layers(tmp_path: Path) -> Non
     )
     checkpoint = tmp_path / "plausibility" / "models" / "checkpoint.py"
     checkpoint.write_text(
-        checkpoint.read_text() + "\nfrom plausibility.evaluation import metrics  # noqa: E402, F401\n"
+        checkpoint.read_text() + "\nfrom plausibility.evaluation import intervals  # noqa: E402, F401\n"
     )
     result = _lint(tmp_path)
     assert result.returncode == 1
@@ -41,8 +41,8 @@ def test_a_type_only_cycle_inside_a_package_breaks_the_acyclic_contract(tmp_path
     shutil.copytree(
         ROOT / "src" / "plausibility", tmp_path / "plausibility", ignore=shutil.ignore_patterns("__pycache__")
     )
-    metrics = tmp_path / "plausibility" / "evaluation" / "metrics.py"
-    type_only = "from plausibility.evaluation.auc import ScoredHalf"
+    metrics = tmp_path / "plausibility" / "evaluation" / "intervals.py"
+    type_only = "from plausibility.evaluation.judged_scores import ScoredSet"
     metrics.write_text(
         metrics.read_text() + f"\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    {type_only}\n"
     )

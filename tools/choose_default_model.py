@@ -17,10 +17,9 @@ import gc
 import time
 from pathlib import Path
 
+import plausibility
 from plausibility.benchmarks.datasets import DATASETS
-from plausibility.evaluation.auc import evaluate_auc
 from plausibility.resources.paths import shipped_models
-from plausibility.scorers.registry import build_scorer
 from plausibility.scorers.shipped import DEFAULT_MODEL, model_folder, shipped_model
 from plausibility.scorers.spec import parse_spec
 
@@ -29,7 +28,8 @@ ZERO_SHOT = "zero-shot"
 
 def measure(spec: str) -> dict[str, float]:
     """The AUC of SPEC's scorer on each valid half, by dataset."""
-    return {half.dataset: half.auc for half in evaluate_auc(build_scorer(spec), DATASETS, ("valid",))}
+    evaluation = plausibility.evaluate(spec, benchmarks=DATASETS, splits=("valid",))
+    return {f.benchmark: f.value for f in evaluation.figures if f.figure == "auc" and f.group == "all"}
 
 
 def export_source(spec: str) -> str | None:

@@ -13,7 +13,7 @@ scorer's own probabilities and of the calibrated ones.
 import argparse
 import time
 
-from plausibility.evaluation.metrics import expected_calibration_error
+from plausibility.metrics import expected_calibration_error
 from plausibility.resources.paths import bundled_pairs
 from plausibility.scorers.calibration import calibration_slice, fit_calibration
 from plausibility.scorers.calibration_store import DEFAULT_CALIBRATION_PAIRS, shipped_fit_path

@@ -172,7 +172,7 @@ def out_of_fold(features: dict[str, np.ndarray], labels: dict[str, np.ndarray], 
 
 def choose(precision: str) -> None:
     from plausibility.bootstrap import paired_interval
-    from plausibility.evaluation.metrics import roc_auc
+    from plausibility.metrics import roc_auc
 
     saved = np.load(OUTPUT / "features-valid.npz", allow_pickle=True)
     halves = SETS["valid"]
@@ -217,7 +217,7 @@ def ranked_candidates(saved: np.lib.npyio.NpzFile) -> list[tuple[float, str, lis
     """Every candidate the valid halves measured that keeps Pep-3k and 20Q valid AUC within .005 of today's
     default (.690 / .734), best plain valid accuracy at .5 first (then plain valid AUC): the order the test
     floors are tried in, fixed before any test half is read."""
-    from plausibility.evaluation.metrics import roc_auc
+    from plausibility.metrics import roc_auc
 
     halves = SETS["valid"]
     labels = {name: saved[f"{name}/labels"] for name in halves}
@@ -244,7 +244,7 @@ def floors() -> None:
     """Each ranked candidate fitted on the valid halves as export fits it (its bfloat16 calibration too), then
     read on the test halves in bfloat16; the first that holds every floor is the one to ship."""
     from plausibility.evaluation.judged_figures import pair_outcomes
-    from plausibility.evaluation.metrics import roc_auc
+    from plausibility.metrics import roc_auc
     from plausibility.scorers.calibration import fit_platt
 
     valid = np.load(OUTPUT / "features-valid.npz", allow_pickle=True)

@@ -14,9 +14,9 @@ import time
 
 import numpy as np
 
-from plausibility.benchmarks.datasets import DATASETS
-from plausibility.evaluation.auc import evaluate_auc
 from plausibility.evaluation.intervals import auc_difference_interval
+from plausibility.evaluation.results import scored_halves
+from plausibility.metrics import roc_auc
 from plausibility.scorers.concept_max import ConceptMax
 from plausibility.scorers.registry import build_scorer
 
@@ -33,15 +33,15 @@ def main() -> None:
         maximum = build_scorer(f"uncalibrated:{spec}")
         if not isinstance(maximum, ConceptMax):
             parser.error(f"{spec}: not a ConceptMax model; give a checkpoint or folder trained with abstractions > 0")
-        with_max = evaluate_auc(maximum, DATASETS, ("valid",))
-        alone = evaluate_auc(maximum.searched, DATASETS, ("valid",))
+        with_max = [half for half in scored_halves(maximum) if half.judged.split == "valid"]
+        alone = [half for half in scored_halves(maximum.searched) if half.judged.split == "valid"]
         wall = time.monotonic() - started
         for half, event in zip(with_max, alone, strict=True):
-            labels = [e.label for e in half.events]
             rng = np.random.default_rng(args.seed)
-            gap = auc_difference_interval(labels, half.scores, event.scores, rng)
+            gap = auc_difference_interval(half.labels, half.scores, event.scores, rng)
+            both = roc_auc(half.labels, half.scores), roc_auc(half.labels, event.scores)
             print(
-                f"| `{spec}` | {half.dataset} | {half.auc:.3f} | {event.auc:.3f} | "
+                f"| `{spec}` | {half.judged.name} | {both[0]:.3f} | {both[1]:.3f} | "
                 f"{gap.estimate:+.3f} [{gap.low:+.3f}, {gap.high:+.3f}] | {wall:.0f} s |"
             )
 

@@ -95,9 +95,13 @@ def _delimited_rows(handle: TextIO, fmt: TableFormat, path: Path) -> Iterator[Ro
         if not any(value.strip() for value in values):
             yield reader.line_num, None, "empty line"
         elif header is None and len(values) != len(TRIPLE_COLUMNS):
-            yield reader.line_num, None, (
-                f"has {len(values)} columns, not 3 (subject verb object); a header row naming subject, verb and "
-                "object allows others"
+            yield (
+                reader.line_num,
+                None,
+                (
+                    f"has {len(values)} columns, not 3 (subject verb object); a header row naming subject, verb and "
+                    "object allows others"
+                ),
             )
         elif header is not None and len(values) != len(header):
             yield reader.line_num, None, f"has {len(values)} columns where its header row names {len(header)}"

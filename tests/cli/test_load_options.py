@@ -18,7 +18,7 @@ LIEDER = Path(__file__).parents[1] / "fixtures" / "minimal_pairs" / "lieder_two_
 COMMANDS = {
     "score": ["score", "person", "breathe", "air"],
     "evaluate": ["evaluate", "--model", "ngram", "--output", "OUT"],
-    "consistency": ["consistency", "--model", "ngram", "--dataset", "pep3k", "--split", "test", "--output", "OUT"],
+    "consistency": ["consistency", "--model", "ngram", "--benchmarks", "pep3k", "--splits", "test", "--output", "OUT"],
     "report": ["report", "--output", "OUT"],
     "pairs": ["pairs", "lieder", "--output", "OUT"],
     "demo": ["demo", "--output", "OUT"],
@@ -42,7 +42,7 @@ def lm(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 def _pairs(lm: str, output: Path, *options: str) -> dict[str, float]:
     dump = output / "scores.csv"
-    argv = ["-q", "pairs", "lieder", "--data", str(LIEDER), "--lm", lm, "--output", str(output)]
+    argv = ["-q", "pairs", "lieder", "--data", str(LIEDER), "--model", lm, "--output", str(output)]
     assert main([*argv, "--dump-scores", str(dump), *options]) == 0
     with dump.open() as handle:
         return {row["id"]: float(row["logprob"]) for row in csv.DictReader(handle)}
@@ -84,7 +84,7 @@ def test_evaluate_and_consistency_record_the_dtype(lm: str, tmp_path: Path) -> N
     model = ["--model", f"zero-shot:{lm}", "--dtype", "bfloat16", "--batch-size", "64", "-q"]
     assert main(["evaluate", *model, "--datasets", "pep3k", "--splits", "valid", "--output", str(tmp_path / "e")]) == 0
     assert json.loads((tmp_path / "e" / "metrics.json").read_text())["model"]["dtype"] == "bfloat16"
-    consistency = ["consistency", *model, "--dataset", "pep3k", "--split", "test", "--limit", "2", "--heatmaps", "0"]
+    consistency = ["consistency", *model, "--benchmarks", "pep3k", "--splits", "test", "--limit", "2", "--heatmaps", "0"]
     assert main([*consistency, "--output", str(tmp_path / "c")]) == 0
     assert json.loads((tmp_path / "c" / "consistency.json").read_text())["dtype"] == "bfloat16"
 

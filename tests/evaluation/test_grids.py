@@ -51,7 +51,7 @@ def ngram(fixtures) -> NgramScorer:
 def test_each_unique_abstraction_is_scored_once(abstractor, ngram):
     counting = CountingScorer(ngram)
     grids = abstractor.grids(EVENTS)
-    scored, n_unique = score_grids(counting, grids, batch_size=7)
+    scored, n_unique = score_grids(counting, grids, chunk_size=7)
     unique = {t for grid in grids for t in grid.triples()}
     assert len(counting.seen) == len(set(counting.seen)) == n_unique == len(unique)
     assert n_unique < sum(len(grid.triples()) for grid in grids)  # dog and meat recur across events
@@ -61,7 +61,7 @@ def test_each_unique_abstraction_is_scored_once(abstractor, ngram):
 
 
 def test_pooled_metrics_are_over_all_windows(lexicon, ngram):
-    result = measure_consistency(ngram, EVENTS, lexicon, batch_size=5)
+    result = measure_consistency(ngram, EVENTS, lexicon, chunk_size=5)
     windows = np.concatenate([grid_windows(grid.probabilities) for grid in result.grids])
     assert result.n_windows == len(windows) > 0
     assert result.concavity_delta == concavity_delta(windows)

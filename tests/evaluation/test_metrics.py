@@ -5,7 +5,7 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 from plausibility.errors import DataFormatError
-from plausibility.evaluation.metrics import roc_auc
+from plausibility.metrics import roc_auc
 
 
 def test_roc_auc_hand_computed_with_a_tie() -> None:

@@ -117,11 +117,13 @@ def test_pairs_blimp_reports_each_field_and_uid(tmp_path: Path, capsys: pytest.C
 def test_several_lms_give_one_report_equal_to_their_single_runs(tmp_path: Path, lm_folders: dict[str, Path]):
     causal, masked = str(lm_folders["causal"]), str(lm_folders["masked"])
     argv = ["pairs", "blimp", "--data", BLIMP_THREE]
-    assert main([*argv, "--lm", f"{causal},{masked}", "--dump-tokens", str(tmp_path / "tokens.csv"),
+    assert main([*argv, "--model", f"{causal},{masked}", "--dump-tokens", str(tmp_path / "tokens.csv"),
                  "--output", str(tmp_path / "both")]) == 0  # fmt: skip
     for name, lm in (("causal", causal), ("masked", masked)):
         assert (
-            main([*argv, "--lm", lm, "--output", str(tmp_path / name), "--dump-scores", str(tmp_path / f"{name}.csv")])
+            main(
+                [*argv, "--model", lm, "--output", str(tmp_path / name), "--dump-scores", str(tmp_path / f"{name}.csv")]
+            )
             == 0
         )
 
@@ -144,7 +146,7 @@ def test_several_lms_give_one_report_equal_to_their_single_runs(tmp_path: Path, 
 
 def test_word_units_sum_the_tokens_of_each_word(tmp_path: Path, lm_folders: dict[str, Path]):
     lm = str(lm_folders["causal"])
-    argv = ["pairs", "blimp", "--data", BLIMP_THREE, "--lm", lm]
+    argv = ["pairs", "blimp", "--data", BLIMP_THREE, "--model", lm]
     assert main([*argv, "--unit", "word", "--dump-tokens", str(tmp_path / "words.csv"), "--output", str(tmp_path / "w"),
                  "--dump-scores", str(tmp_path / "word_scores.csv")]) == 0  # fmt: skip
     assert main([*argv, "--output", str(tmp_path / "t"), "--dump-scores", str(tmp_path / "token_scores.csv")]) == 0
@@ -162,8 +164,8 @@ def test_word_units_sum_the_tokens_of_each_word(tmp_path: Path, lm_folders: dict
     ("extra", "message"),
     [
         (["--pll", "original"], "--pll is for masked LMs and {causal} is causal; drop --pll"),
-        (["--lm", "{causal}"], "--lm names a model twice ({causal}, {causal}); name each once"),
-        (["--scores", "{scores}"], "--scores replaces the language model; drop --lm and --dump-tokens, or --scores"),
+        (["--model", "{causal}"], "--model names a model twice ({causal}, {causal}); name each once"),
+        (["--scores", "{scores}"], "--scores replaces the language model; drop --model and --dump-tokens, or --scores"),
         (["--unit", "word", "--slor-corpus", "{scores}"], "SLOR is a score per token"),
     ],
 )
@@ -176,7 +178,7 @@ def test_pairs_options_that_do_not_go_together_are_refused(
     names = {"causal": causal, "scores": str(scores)}
     suite = ["anaphora_accessibility", "--experiment", "exp3"] if "--slor-corpus" in extra else ["blimp"]
     extra = [part.format(**names) for part in extra]
-    assert main(["pairs", *suite, "--lm", causal, *extra, "--output", str(tmp_path / "out")]) == 1
+    assert main(["pairs", *suite, "--model", causal, *extra, "--output", str(tmp_path / "out")]) == 1
     error = capsys.readouterr().err
     assert message.format(**names) in error and error.count("\n") == 1
     assert not (tmp_path / "out").exists()
@@ -185,7 +187,7 @@ def test_pairs_options_that_do_not_go_together_are_refused(
 @pytest.mark.numeric
 def test_two_workers_write_the_report_one_process_writes(tmp_path: Path, lm_folders: dict[str, Path]):
     causal, masked = str(lm_folders["causal"]), str(lm_folders["masked"])
-    argv = ["pairs", "blimp", "--limit", "4", "--lm", f"{causal},{masked}"]  # 536 texts: two chunks of 512
+    argv = ["pairs", "blimp", "--limit", "4", "--model", f"{causal},{masked}"]  # 536 texts: two chunks of 512
     for workers in ("1", "2"):
         out = tmp_path / workers
         assert main([*argv, "--workers", workers, "--output", str(out), "--dump-tokens", str(out / "t.csv")]) == 0

@@ -8,7 +8,7 @@ import pytest
 
 from plausibility.benchmarks.datasets import load_plausibility_set
 from plausibility.cli import main
-from plausibility.evaluation.metrics import roc_auc
+from plausibility.metrics import roc_auc
 from plausibility.models.datamodule import PairsDataModule
 from plausibility.models.system import PlausibilityModule
 from plausibility.models.training import TrainingCLI

@@ -256,9 +256,7 @@ def test_cli_stdin_errors_name_stdin_and_print_no_rows(
     assert captured.out == ""
     assert captured.err == (
         "plausibility score: error: stdin: none of its lines is a triple "
-        "(line 1: has 2 columns, not 3 (subject verb object)"
-        + ALLOWS_OTHERS
-        + ")\n"
+        "(line 1: has 2 columns, not 3 (subject verb object)" + ALLOWS_OTHERS + ")\n"
     )
 
 

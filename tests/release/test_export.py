@@ -17,7 +17,7 @@ from plausibility.corpus.artefacts import PAIR_COLUMNS
 from plausibility.errors import DataFormatError, PlausibilityError, ResourceMissingError
 from plausibility.evaluation.grids import measure_consistency
 from plausibility.evaluation.intervals import AucInterval
-from plausibility.evaluation.metrics import roc_auc
+from plausibility.metrics import roc_auc
 from plausibility.models.datamodule import PairsDataModule
 from plausibility.models.system import PlausibilityModule
 from plausibility.models.training import TrainingCLI

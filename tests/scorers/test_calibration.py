@@ -12,8 +12,8 @@ import pytest
 from sklearn.calibration import calibration_curve
 
 from plausibility.errors import DataFormatError, PlausibilityError
-from plausibility.evaluation.metrics import expected_calibration_error, roc_auc
 from plausibility.lexicon.training_lexicon import TrainingLexicon
+from plausibility.metrics import expected_calibration_error, roc_auc
 from plausibility.scorers import calibration_store
 from plausibility.scorers.calibrated import CalibratedHeldOutScorer, CalibratedScorer, CalibratedSenseScorer, calibrate
 from plausibility.scorers.calibration import Calibration, calibration_slice, fit_calibration, fit_platt

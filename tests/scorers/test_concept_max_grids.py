@@ -129,9 +129,9 @@ def test_concept_max_has_no_local_extremum_on_real_grids(pep3k_events: list[Trip
 def test_batched_and_per_event_grids_are_identical(pep3k_events: list[Triple]) -> None:
     lexicon = bundled_lexicon()
     grids = lexicon.abstractor.grids(pep3k_events)
-    together, _ = score_grids(ConceptMax(RandomScores(), lexicon), grids, batch_size=64)
+    together, _ = score_grids(ConceptMax(RandomScores(), lexicon), grids, chunk_size=64)
     for grid, scored in zip(grids, together, strict=True):
-        (alone,), _ = score_grids(ConceptMax(RandomScores(), lexicon, deduplicate=False), [grid], batch_size=3)
+        (alone,), _ = score_grids(ConceptMax(RandomScores(), lexicon, deduplicate=False), [grid], chunk_size=3)
         assert np.array_equal(scored.scores, alone.scores)
         assert np.array_equal(scored.scores, running_maximum(RandomScores().score(grid.triples()).reshape(grid.shape)))
     scores = ConceptMax(RandomScores(), lexicon).score(pep3k_events)
@@ -146,7 +146,7 @@ def test_a_concept_max_given_another_lexicon_searches_that_one(pep3k_events: lis
 
 def test_consistency_and_report_lay_grids_out_in_the_same_lexicon(fixtures: Path, tmp_path: Path) -> None:
     spec = f"conceptmax:ngram:{fixtures / 'ngram_triples.tsv'}"
-    assert main(["consistency", "--model", spec, "--dataset", "20q", "--split", "test", "--limit", "20"]
+    assert main(["consistency", "--model", spec, "--benchmarks", "20q", "--splits", "test", "--limit", "20"]
                 + ["--heatmaps", "0", "--output", str(tmp_path / "c")]) == 0  # fmt: skip
     consistency = json.loads((tmp_path / "c" / "consistency.json").read_text())
     arguments = ["report", "--model", spec, "--consistency-events", "20", "--resamples", "10", "--no-runs"]

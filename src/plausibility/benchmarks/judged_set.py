@@ -31,6 +31,8 @@ from plausibility.triple import word_problem
 Kind = Literal["label", "rating", "pairs", "agreed_label", "reversals"]
 WORD_COLUMNS = ("subject", "verb", "object")
 JUDGEMENT_COLUMNS = ("label", "rating", "pair", "agreed_label", "reversal_of")
+# The generic nouns that fill an empty subject or object: a partial event scores as the mean over them.
+DEFAULT_FILLERS = ("person", "thing")
 # Rows named in one error message before "and N more".
 _SHOWN = 5
 

@@ -1,6 +1,7 @@
 """Argument types and option groups shared by several subcommands."""
 
 import argparse
+import logging
 
 from plausibility.devices import DTYPES, check_device_name, resolve_device
 from plausibility.errors import CommandLineError, PlausibilityError
@@ -104,3 +105,24 @@ def check_worker_options(args: argparse.Namespace) -> None:
     if args.devices and args.workers > 1:
         raise CommandLineError("--devices N starts one worker per GPU; drop --workers")
     worker_devices(args.workers, args.device, args.devices)
+
+
+class _OldName(argparse.Action):
+    """An option's former name: it still works, with a warning that names the option to use."""
+
+    def __init__(self, option_strings: list[str], dest: str, new: str, extend: bool = False, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, help=argparse.SUPPRESS, **kwargs)  # type: ignore[arg-type]
+        self.new, self.extend = new, extend
+
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object, option: str | None = None
+    ) -> None:
+        logging.getLogger(__name__).warning("%s is an old name of %s; say %s", option, self.new, self.new)
+        if self.extend:
+            values = [*(getattr(namespace, self.dest) or []), *values]  # type: ignore[misc]
+        setattr(namespace, self.dest, values)
+
+
+def add_old_name(parser: argparse.ArgumentParser, old: str, new: str, dest: str, **kwargs: object) -> None:
+    """`old` as a hidden alias of the option `new` (same `dest`, `type` and so on), warning when used."""
+    parser.add_argument(old, dest=dest, action=_OldName, new=new, **kwargs)  # type: ignore[arg-type]

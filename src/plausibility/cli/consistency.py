@@ -3,8 +3,15 @@
 import argparse
 from pathlib import Path
 
-from plausibility.benchmarks.datasets import DATASETS, SPLITS, load_plausibility_set
-from plausibility.cli.arguments import BATCH_HELP, add_load_options, dtype_named, load_options, positive_int
+from plausibility.benchmarks.datasets import DATASETS, SPLITS
+from plausibility.cli.arguments import (
+    BATCH_HELP,
+    add_load_options,
+    add_old_name,
+    dtype_named,
+    load_options,
+    positive_int,
+)
 from plausibility.lexicon.wsd import WSD_METHODS
 
 
@@ -19,7 +26,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "lower is more consistent. Grids are laid out in the model's own lexicon (its training nouns, min "
         "depth and WSD; the bundled training nouns for untrained scorers) unless --wsd / --min-depth say "
         "otherwise. Writes OUTPUT/consistency.json and heatmaps of the most and least consistent events.",
-        epilog="Example: plausibility consistency --model ngram --dataset pep3k --split test --output runs/ngram",
+        epilog="Example: plausibility consistency --model ngram --benchmarks pep3k --splits test --output runs/ngram",
     )
     parser.add_argument(
         "--model",
@@ -27,8 +34,10 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         metavar="SPEC",
         help="checkpoint path, baseline, conceptmax:<SPEC>, ensemble:<SPEC>+<SPEC>",
     )
-    parser.add_argument("--dataset", required=True, choices=DATASETS)
-    parser.add_argument("--split", required=True, choices=SPLITS)
+    parser.add_argument("--benchmarks", choices=DATASETS, metavar="NAME", help="pep3k or 20q (default: pep3k)")
+    parser.add_argument("--splits", choices=SPLITS, metavar="SPLIT", help="its half, valid or test (default: test)")
+    add_old_name(parser, "--dataset", "--benchmarks", "benchmarks", choices=DATASETS)
+    add_old_name(parser, "--split", "--splits", "splits", choices=SPLITS)
     parser.add_argument("--wsd", choices=WSD_METHODS, help="sense choice (default: the model's own, else mfs)")
     parser.add_argument(
         "--min-depth", type=positive_int, help="drop hypernyms shallower than this (default: the model's own, else 4)"
@@ -46,24 +55,21 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 def run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
-    from plausibility.api import load_scorer
+    from plausibility.api.evaluation import consistency, consistency_events
     from plausibility.cli.console import results_console
     from plausibility.evaluation.consistency_report import write_consistency_report
-    from plausibility.evaluation.grids import measure_consistency
-    from plausibility.lexicon.training_lexicon import lexicon_of
     from plausibility.long_lived import loading_long_lived
 
+    benchmark, split = args.benchmarks or "pep3k", args.splits or "test"
+    options = {"wsd": args.wsd, "min_depth": args.min_depth, "chunk_size": args.chunk_size, **load_options(args)}
     with loading_long_lived():
-        scorer = load_scorer(args.model, **load_options(args)).scorer
-    events = load_plausibility_set(args.dataset, args.split)[: args.limit]
-    lexicon = lexicon_of(scorer.lexicon, wsd=args.wsd, min_depth=args.min_depth)
-    result = measure_consistency(
-        scorer, [event.triple for event in events], lexicon, batch_size=args.chunk_size, progress=True
-    )
+        result = consistency(args.model, benchmark=benchmark, split=split, limit=args.limit, **options)
+    events = consistency_events(benchmark, split, args.limit)
+    lexicon = result.lexicon
     path = write_consistency_report(
         args.model,
-        args.dataset,
-        args.split,
+        benchmark,
+        split,
         events,
         result,
         args.output,
@@ -71,8 +77,8 @@ def run(args: argparse.Namespace) -> int:
         dtype=dtype_named(args),
     )
     table = Table(
-        title=f"Consistency of {args.model} on {args.dataset} {args.split} (WSD: {lexicon.wsd}, min depth "
-        f"{lexicon.min_depth}, {result.lexicon['vocabulary']}; lower is better)"
+        title=f"Consistency of {args.model} on {benchmark} {split} (WSD: {lexicon['wsd']}, min depth "
+        f"{lexicon['min_depth']}, {lexicon['vocabulary']}; lower is better)"
     )
     for column in ("CCΔ", "CCΔ scale-free", "LER", "events", "windows", "unique triples", "grid cells"):
         table.add_column(column, justify="right")

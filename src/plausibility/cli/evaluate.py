@@ -62,8 +62,8 @@ def _benchmarks(value: str) -> list[str]:
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    from plausibility.benchmarks.judged_set import DEFAULT_FILLERS
     from plausibility.benchmarks.registry import BENCHMARKS, DEFAULT_BENCHMARKS
-    from plausibility.evaluation.judged_scores import DEFAULT_FILLERS
 
     parser = subparsers.add_parser(
         "evaluate",
@@ -112,46 +112,37 @@ def run(args: argparse.Namespace) -> int:
 
     from rich.table import Table
 
-    from plausibility.api import scoring_pool
-    from plausibility.benchmarks.registry import check_by, judged_sets
+    from plausibility.api.evaluation import evaluate
     from plausibility.cli.console import results_console
     from plausibility.evaluation.figures_table import write_figures
-    from plausibility.evaluation.judged_figures import judged_figures
-    from plausibility.evaluation.judged_scores import UNIT_TRIPLES, score_judged_sets, write_judged_scores
+    from plausibility.evaluation.judged_scores import write_judged_scores
     from plausibility.scorers.shipped import shipped_versions
     from plausibility.version import __version__
-    from plausibility.workers import worker_devices
 
     check_worker_options(args)
-    sets = judged_sets(args.benchmarks, args.splits, args.data)  # a bad file fails before any model loads
-    check_by(sets, args.by)
-    for judged in sets:
+    options = {"workers": args.workers, "devices": args.devices, **load_options(args)}
+    evaluation = evaluate(
+        args.model, benchmarks=args.benchmarks, splits=args.splits, data=args.data, by=args.by, fillers=args.fillers,
+        seed=args.seed, **options,
+    )  # fmt: skip
+    for scored in evaluation.scored:
+        judged = scored.judged
         if judged.split == "all":
             kinds = ", ".join(_FIGURES_OF[kind] for kind in judged.kinds)
             logging.getLogger(__name__).info("%s: %d events, read as %s", judged.name, len(judged.table), kinds)
-    pooled = len(worker_devices(args.workers, args.device, args.devices)) > 1  # as scoring_pool decides
-    options = {"workers": args.workers, "devices": args.devices, **load_options(args)}
-    with scoring_pool(args.model, with_probability=True, **options) as score_units:
-        values = score_judged_sets(score_units, sets, args.fillers, UNIT_TRIPLES if pooled else None)
-    scored = [(judged, both[:, 0]) for judged, both in zip(sets, values, strict=True)]
-    figures = [
-        f
-        for judged, both in zip(sets, values, strict=True)
-        for f in judged_figures(judged, both[:, 0], args.by if judged.split == "all" else (), args.seed, both[:, 1])
-    ]
     about = {
         "plausibility_version": __version__,
         "model": {"spec": args.model, "shipped": shipped_versions(args.model), "dtype": dtype_named(args)},
         "fillers": args.fillers,
         "bootstrap": {"confidence": 0.95, "seed": args.seed},
     }
-    write_figures(figures, args.output, about)
+    write_figures(evaluation.figures, args.output, about)
     if args.dump_scores:
-        write_judged_scores(scored, args.fillers, args.dump_scores)
+        write_judged_scores(evaluation.scored, args.fillers, args.dump_scores)
     table = Table(title=f"{args.model}: figures with 95% bootstrap intervals")
     for column in ("benchmark", "split", "group", "figure", "value", "95% interval", "n"):
         table.add_column(column, justify="right" if column in ("value", "n") else "left")
-    for f in figures:
+    for f in evaluation.figures:
         interval = f"[{f.low:.3f}, {f.high:.3f}]" if f.low == f.low else "-"
         table.add_row(f.benchmark, f.split, f.group, f.figure, f"{f.value:.3f}", interval, f"{f.n:,}")
     results_console().print(table)

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from plausibility.cli.arguments import add_old_name
 from plausibility.cli.console import results_console
 from plausibility.corpus.engines import ENGINES
 from plausibility.corpus.extraction import RuleOptions
@@ -43,7 +44,10 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     extract.add_argument("inputs", nargs="+", type=Path, metavar="INPUT", help="corpus files")
     extract.add_argument("--output", type=Path, required=True, help="output folder")
     extract.add_argument("--parser", choices=PARSERS, default="spacy", help="dependency parser (default: spacy)")
-    extract.add_argument("--model", default="", help="spaCy package/folder or Stanza language (default: offline en)")
+    extract.add_argument(
+        "--parser-model", default="", help="spaCy package/folder or Stanza language (default: the offline English)"
+    )
+    add_old_name(extract, "--model", "--parser-model", "parser_model")
     extract.add_argument("--engine", choices=ENGINES, default="local", help="local processes or Ray Data")
     extract.add_argument("--workers", type=int, default=1, help="parser processes (default: 1)")
     extract.add_argument("--shard-size", type=int, default=1000, help="paragraphs per resumable shard")
@@ -99,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         extraction = extract_corpus(
             args.inputs,
             args.output,
-            parser=ParserSpec(args.parser, args.model),
+            parser=ParserSpec(args.parser, args.parser_model),
             rule=RuleOptions(passives=args.passives, coordinated_objects=args.coordinated_objects),
             engine=args.engine,
             workers=args.workers,

@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from plausibility.cli.arguments import add_load_options, add_worker_options, check_worker_options, load_options
+from plausibility.cli.arguments import (
+    add_load_options,
+    add_old_name,
+    add_worker_options,
+    check_worker_options,
+    load_options,
+)
 from plausibility.errors import CommandLineError, PlausibilityError
 from plausibility.lm.protocol import DEFAULT_PLL, PLL_METRICS
 from plausibility.minimal_pairs.registry import METRICS
@@ -18,9 +24,8 @@ from plausibility.resources.causal_lm import DEFAULT_CAUSAL_LM
 from plausibility.version import __version__
 
 if TYPE_CHECKING:
-    from plausibility.minimal_pairs.evaluate import SuiteResult
+    from plausibility.api.pairs import PairsRun
     from plausibility.minimal_pairs.suite_config import SuiteConfig
-    from plausibility.minimal_pairs.text_scores import TextScores
 
 EPILOG = """examples:
   plausibility pairs lieder --experiment base --output outputs/lieder-base
@@ -32,8 +37,8 @@ EPILOG = """examples:
   plausibility pairs blimp --device cuda --dtype bfloat16 --batch-size 128 --output outputs/blimp-bf16
   plausibility pairs blimp --workers 2 --output outputs/blimp
   plausibility pairs blimp --device cuda --devices 4 --output outputs/blimp
-  plausibility pairs blimp --lm gpt2,EleutherAI/pythia-160m --limit 50 --output outputs/blimp-two-lms
-  plausibility pairs blimp --lm roberta-base --pll original --output outputs/blimp-roberta-original
+  plausibility pairs blimp --model gpt2,EleutherAI/pythia-160m --limit 50 --output outputs/blimp-two-lms
+  plausibility pairs blimp --model roberta-base --pll original --output outputs/blimp-roberta-original
   plausibility pairs lieder --unit word --dump-tokens outputs/lieder/words.csv --output outputs/lieder-words
 
 A scores file is a CSV `id,logprob` with one row per text the suite scores (LIEDER: the data's `id` field,
@@ -59,10 +64,11 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument("suite", metavar="SUITE", help=f"one of {', '.join(available_suites())}, or a suite YAML")
     parser.add_argument("--experiment", help="experiment of the suite (default: the suite's first)")
     parser.add_argument(
-        "--lm", type=_values, action="extend", metavar="LM",
+        "--model", type=_values, action="extend", metavar="LM", dest="models",
         help=f"language model id or folder; several, comma-separated or repeated, are scored on the same items "
         f"into one report (default: {DEFAULT_CAUSAL_LM})",
     )  # fmt: skip
+    add_old_name(parser, "--lm", "--model", "models", type=_values, extend=True)
     parser.add_argument("--kind", choices=("causal", "masked"), help="model kind (default: read from its config)")
     parser.add_argument(
         "--pll", choices=PLL_METRICS,
@@ -113,10 +119,10 @@ def _values(text: str) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     # Scoring and reporting load SciPy and pandas: imported here, so `plausibility --help` and the other
     # commands start without them.
+    from plausibility.api.pairs import pairs
     from plausibility.minimal_pairs.readers import data_sha256
     from plausibility.minimal_pairs.score_table import read_scores, write_scores, write_token_scores
     from plausibility.minimal_pairs.suite_report import results_table, write_suite_report
-    from plausibility.minimal_pairs.suite_runner import run_suite
 
     _check(args)
     options = load_options(args) if args.scores is None else {}  # a missing device fails before any reading
@@ -135,14 +141,14 @@ def run(args: argparse.Namespace) -> int:
     runs, provenance, scored = {}, {}, {}
     if args.scores is not None:
         label = str(args.scores)
-        runs[label], scored[label] = run_suite(
-            suite, scores=read_scores(args.scores), limit=args.limit, seed=args.seed, where=where
-        )
+        run = pairs(suite, scores=read_scores(args.scores), limit=args.limit, seed=args.seed, where=where)
+        runs[label], scored[label] = run.result, run.scores
         provenance[label] = {**common, "scores_file": label, "lm": None}
     else:
-        for lm in args.lm or [DEFAULT_CAUSAL_LM]:
-            runs[lm], scored[lm], facts = _score_with(lm, suite, args, options, where)
-            provenance[lm] = {**common, **facts}
+        for lm in args.models or [DEFAULT_CAUSAL_LM]:
+            run = _score_with(lm, suite, args, options, where)
+            runs[lm], scored[lm] = run.result, run.scores
+            provenance[lm] = {**common, "lm": lm, "scores_file": None, **run.facts}
     write_suite_report(runs, suite.resolved, provenance, args.output, per_group)
     if args.dump_scores is not None:
         write_scores(
@@ -165,55 +171,29 @@ def _check(args: argparse.Namespace) -> None:
     """Refuse what cannot go together before anything loads."""
     if args.limit is not None and args.limit < 1:
         raise PlausibilityError(f"--limit must be a positive number of items, got {args.limit}")
-    if args.scores is not None and (args.lm or args.dump_tokens):
-        raise PlausibilityError("--scores replaces the language model; drop --lm and --dump-tokens, or --scores")
+    if args.scores is not None and (args.models or args.dump_tokens):
+        raise PlausibilityError("--scores replaces the language model; drop --model and --dump-tokens, or --scores")
     if args.scores is not None and (args.workers > 1 or args.devices):
         raise CommandLineError("--workers and --devices share out a language model's scoring; drop them with --scores")
     check_worker_options(args)
-    if args.dump_scores is not None and args.lm and len(args.lm) > 1:
-        raise PlausibilityError("--dump-scores writes one model's scores; use --dump-tokens with several --lm")
-    if args.lm and len(set(args.lm)) < len(args.lm):
-        raise PlausibilityError(f"--lm names a model twice ({', '.join(args.lm)}); name each once")
+    if args.dump_scores is not None and args.models and len(args.models) > 1:
+        raise PlausibilityError("--dump-scores writes one model's scores; use --dump-tokens with several --model")
+    if args.models and len(set(args.models)) < len(args.models):
+        raise PlausibilityError(f"--model names a model twice ({', '.join(args.models)}); name each once")
 
 
-def _score_with(
-    lm: str, suite: "SuiteConfig", args: argparse.Namespace, options: dict, where: dict
-) -> "tuple[SuiteResult, TextScores, dict[str, object]]":
-    """One language model's result on the suite, its text scores, and what the report records of its run."""
+def _score_with(lm: str, suite: "SuiteConfig", args: argparse.Namespace, options: dict, where: dict) -> "PairsRun":
+    """One language model's run on the suite (`plausibility.api.pairs`)."""
+    from plausibility.api.pairs import pairs
     from plausibility.lm.loading import guess_kind
-    from plausibility.minimal_pairs.suite_runner import run_suite
-    from plausibility.minimal_pairs.text_scores import TextWorker
-    from plausibility.minimal_pairs.unigram_corpus import suite_corpus
-    from plausibility.scorers.registry import LM_BATCH_SIZE
-    from plausibility.workers import pool_of, worker_devices
 
-    batch_size = options["batch_size"] or LM_BATCH_SIZE
     pll = args.pll
     if pll is not None and (args.kind or guess_kind(lm)) == "causal":
-        if len(args.lm or []) < 2:  # beside masked LMs, --pll is theirs
+        if len(args.models or []) < 2:  # beside masked LMs, --pll is theirs
             raise PlausibilityError(f"--pll is for masked LMs and {lm} is causal; drop --pll")
         pll = None
-    corpus = (args.slor_corpus or suite_corpus()) if suite.score == "slor" else None
-    settings = {"unit": args.unit, "bow_correction": args.bow_correction, "keep_pieces": args.dump_tokens is not None}
-    run = {"limit": args.limit, "seed": args.seed, "where": where, **settings}
-    places = worker_devices(args.workers, options["device"], args.devices)
-    factories = [
-        TextWorker(
-            lm, args.kind, place, args.dtype or "float32", batch_size, pll, suite.score, slor_corpus=corpus, **settings
-        )
-        for place in places
-    ]
-    with pool_of(factories) as pool:  # this process, or a worker process for each place
-        result, scored = run_suite(suite, pool=pool, **run)
-    facts: dict[str, object] = {
-        "lm": lm,
-        "scores_file": None,
-        "dtype": args.dtype or "float32",
-        "batch_size": batch_size,
-        "pll": scored.facts.get("pll"),
-        "unit": args.unit,
-        "bow_correction": scored.facts.get("bow_correction", False),
-    }
-    if corpus is not None:
-        facts["slor_corpus"] = str(corpus)
-    return result, scored, facts
+    return pairs(
+        suite, lm, kind=args.kind, pll=pll, unit=args.unit, bow_correction=args.bow_correction,
+        keep_pieces=args.dump_tokens is not None, slor_corpus=args.slor_corpus, limit=args.limit, seed=args.seed,
+        where=where, workers=args.workers, devices=args.devices, **options,
+    )  # fmt: skip

@@ -59,7 +59,7 @@ def parse_model(text: str) -> ModelRequest:
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    from plausibility.evaluation.judged_scores import DEFAULT_FILLERS
+    from plausibility.benchmarks.judged_set import DEFAULT_FILLERS
 
     parser = subparsers.add_parser(
         "report",
@@ -184,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
         consistency_events=args.consistency_events,
         wsd=args.wsd,
         min_depth=args.min_depth,
-        batch_size=args.chunk_size,
+        chunk_size=args.chunk_size,
         dtype=dtype_named(args),
         fillers=tuple(args.fillers),
         by=tuple(args.by),

@@ -88,14 +88,14 @@ class ConsistencyResult:
 
 
 def score_grids(
-    scorer: TripleScorer, grids: Sequence[AbstractionGrid], batch_size: int = 1024, progress: bool = False
+    scorer: TripleScorer, grids: Sequence[AbstractionGrid], chunk_size: int = 1024, progress: bool = False
 ) -> tuple[list[ScoredGrid], int]:
     """Score every distinct cell of all grids once (ConceptMax: its running maximum) and lay the values out.
 
     Returns:
         The scored grids in input order, and the number of distinct cells.
     """
-    scores = grid_scores(scorer, grids, batch_size=batch_size, progress=progress)
+    scores = grid_scores(scorer, grids, chunk_size=chunk_size, progress=progress)
     flat = np.concatenate([np.zeros(0), *(values.ravel() for values in scores)])
     probabilities = np.asarray(scorer.to_probability(flat), dtype=np.float64)
     if probabilities.shape != flat.shape:
@@ -143,7 +143,7 @@ def measure_consistency(
     scorer: TripleScorer,
     events: Sequence[Triple | Sequence[str]],
     lexicon: TrainingLexicon | None = None,
-    batch_size: int = 1024,
+    chunk_size: int = 1024,
     progress: bool = False,
 ) -> ConsistencyResult:
     """Lay out every event's grid in `lexicon` (default: `lexicon_of(scorer.lexicon)`), score it, pool CCΔ and LER.
@@ -161,7 +161,7 @@ def measure_consistency(
     if isinstance(scorer, GridSearcher) and scorer.lexicon != lexicon:
         scorer = scorer.over(lexicon)
     grids = lexicon.abstractor.grids(events)
-    scored, n_unique = score_grids(scorer, grids, batch_size=batch_size, progress=progress)
+    scored, n_unique = score_grids(scorer, grids, chunk_size=chunk_size, progress=progress)
     windows = np.concatenate([np.zeros((0, 3)), *(grid.windows for grid in scored)])
     if len(windows) == 0:
         raise PlausibilityError(

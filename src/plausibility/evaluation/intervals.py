@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import bootstrap, rankdata
 
-from plausibility.evaluation.metrics import roc_auc
+from plausibility.metrics import roc_auc
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from plausibility.benchmarks.datasets import DATASET_TITLES
-from plausibility.evaluation.auc import ScoredHalf
-from plausibility.evaluation.metrics import accuracy_at, best_threshold_accuracy, expected_calibration_error
+from plausibility.evaluation.judged_scores import ScoredSet
+from plausibility.metrics import accuracy_at, best_threshold_accuracy, expected_calibration_error
 from plausibility.scorers.calibration import Calibration, fit_platt
 
 
@@ -29,23 +29,23 @@ class CalibrationFigures:
     events: int
 
 
-def fit_on_judgements(halves: Sequence[ScoredHalf]) -> Calibration:
+def fit_on_judgements(halves: Sequence[ScoredSet]) -> Calibration:
     """Platt scaling of the halves' scores (pooled) against their human labels: plausible 1, implausible 0."""
     scores = np.concatenate([half.scores for half in halves])
-    labels = [event.label for half in halves for event in half.events]
-    names = " and ".join(f"{DATASET_TITLES.get(half.dataset, half.dataset)} {half.split}" for half in halves)
+    labels = np.concatenate([half.labels for half in halves]).tolist()
+    names = " and ".join(f"{DATASET_TITLES.get(h.judged.name, h.judged.name)} {h.judged.split}" for h in halves)
     return fit_platt(scores, labels, f"the {len(labels):,} judged events of {names}", target="judgements")
 
 
 def calibration_figures(
-    halves: Sequence[ScoredHalf], to_probability: Callable[[np.ndarray], np.ndarray]
+    halves: Sequence[ScoredSet], to_probability: Callable[[np.ndarray], np.ndarray]
 ) -> dict[str, CalibrationFigures]:
     """`{"pep3k/test": figures, ...}` of a probability map on each half."""
     figures = {}
     for half in halves:
-        labels = np.array([event.label for event in half.events])
+        labels = half.labels
         probabilities = np.asarray(to_probability(half.scores), dtype=np.float64)
-        figures[f"{half.dataset}/{half.split}"] = CalibrationFigures(
+        figures[f"{half.judged.name}/{half.judged.split}"] = CalibrationFigures(
             expected_calibration_error(labels, probabilities),
             accuracy_at(labels, probabilities),
             best_threshold_accuracy(labels, half.scores),

@@ -1,17 +1,21 @@
-"""A scorer's score of each event of a judged set; a partial event (one argument empty) by the mean over fillers."""
+"""A scorer's score of each event of a judged set; a partial event (one argument empty) by the mean over fillers.
+
+With `judged_figures`, the evaluation core: `evaluate`, `report`, `export` and the demo score every benchmark
+through `score_sets` and compute its figures through `figures_of`.
+"""
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from plausibility.atomic import atomic_write
-from plausibility.benchmarks.judged_set import JudgedSet
+from plausibility.benchmarks.judged_set import DEFAULT_FILLERS, JudgedSet
+from plausibility.evaluation.judged_figures import Figure, judged_figures
+from plausibility.scorers.protocol import TripleScorer
 from plausibility.triple import Triple
-
-# The generic nouns that fill an empty subject or object: a partial event scores as the mean over them.
-DEFAULT_FILLERS = ("person", "thing")
 
 
 def filled_triples(subject: str, verb: str, obj: str, fillers: Sequence[str]) -> list[Triple]:
@@ -30,6 +34,65 @@ UNIT_TRIPLES = 512
 ScoreUnits = Callable[[Sequence[Sequence[Triple]]], list[np.ndarray]]
 
 
+@dataclass(frozen=True)
+class ScoredSet:
+    """A judged set with the score and probability of each of its events, in table order."""
+
+    judged: JudgedSet
+    scores: np.ndarray
+    probabilities: np.ndarray
+
+    @property
+    def labels(self) -> np.ndarray:
+        return self.judged.table["label"].to_numpy()
+
+
+def units_of(scorer: TripleScorer) -> ScoreUnits:
+    """`score_units` for a scorer in this process: each unit's scores and probabilities, `(n, 2)`."""
+
+    def score_units(units: Sequence[Sequence[Triple]]) -> list[np.ndarray]:
+        scored = [np.asarray(scorer.score(list(unit)), dtype=np.float64) for unit in units]
+        return [np.column_stack([scores, scorer.to_probability(scores)]) for scores in scored]
+
+    return score_units
+
+
+def score_sets(
+    score_units: ScoreUnits,
+    sets: Sequence[JudgedSet],
+    fillers: Sequence[str] = DEFAULT_FILLERS,
+    unit: int | None = None,
+) -> list[ScoredSet]:
+    """Every set scored by `score_units` (which gives each event's score and probability), as
+    `score_judged_sets` shares the work out."""
+    values = score_judged_sets(score_units, sets, fillers, unit)
+    return [ScoredSet(judged, both[:, 0], both[:, 1]) for judged, both in zip(sets, values, strict=True)]
+
+
+def figures_of(
+    scored: Sequence[ScoredSet],
+    by: Sequence[str] = (),
+    seed: int = 0,
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+) -> list[Figure]:
+    """Every figure of every scored set (`judged_figures`); `by` splits the sets read from files (split `all`),
+    a named benchmark by its own columns only."""
+    return [
+        figure
+        for one in scored
+        for figure in judged_figures(
+            one.judged,
+            one.scores,
+            by if one.judged.split == "all" else (),
+            seed,
+            one.probabilities,
+            n_resamples,
+            confidence,
+        )  # fmt: skip
+    ]
+
+
 def score_judged_set(
     score: Callable[[Sequence[Triple]], np.ndarray], judged: JudgedSet, fillers: Sequence[str] = DEFAULT_FILLERS
 ) -> np.ndarray:
@@ -45,7 +108,7 @@ def score_judged_sets(
 ) -> list[np.ndarray]:
     """`score_judged_set` of each set (rows of values where `score_units` gives rows, as a score and its probability),
     every set's distinct triples (in order of first appearance) sent to
-    `score_units` at once: each set's in one call, as `evaluate_auc` and the model cards score a half, or with
+    `score_units` at once: each set's in one call, as the model cards score a half, or with
     `unit` cut into units of that many for `api.scoring_pool`'s workers to share out. No score depends on a
     table's order or on the other sets; with `unit`, none on the number of workers either, though a model's
     scores may then differ from one call's by float rounding (which can break a tie the other way)."""
@@ -67,11 +130,12 @@ def score_judged_sets(
     return results
 
 
-def write_judged_scores(scored: Sequence[tuple[JudgedSet, np.ndarray]], fillers: Sequence[str], path: Path) -> None:
-    """Every event's score as TSV: benchmark, split, the event, its judgements, the score (full precision), and
-    for a partial event the fillers its score is the mean over."""
+def scores_table(scored: Sequence[ScoredSet], fillers: Sequence[str]) -> pd.DataFrame:
+    """Every event's score: benchmark, split, the event, its judgements, the score, and for a partial event the
+    fillers its score is the mean over."""
     frames = []
-    for judged, scores in scored:
+    for one in scored:
+        judged, scores = one.judged, one.scores
         table = judged.table
         partial = (table["subject"] == "") | (table["object"] == "")
         frames.append(
@@ -84,5 +148,10 @@ def write_judged_scores(scored: Sequence[tuple[JudgedSet, np.ndarray]], fillers:
         )
     joined = pd.concat(frames, ignore_index=True)
     first = ["benchmark", "split", "subject", "verb", "object"]
-    joined = joined[[*first, *(c for c in joined.columns if c not in (*first, "score", "fillers")), "score", "fillers"]]
-    atomic_write(path, lambda handle: joined.to_csv(handle, sep="\t", index=False, float_format="%.17g"))
+    return joined[[*first, *(c for c in joined.columns if c not in (*first, "score", "fillers")), "score", "fillers"]]
+
+
+def write_judged_scores(scored: Sequence[ScoredSet], fillers: Sequence[str], path: Path) -> None:
+    """`scores_table` as TSV, the scores at full precision."""
+    table = scores_table(scored, fillers)
+    atomic_write(path, lambda handle: table.to_csv(handle, sep="\t", index=False, float_format="%.17g"))

@@ -6,12 +6,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from plausibility.benchmarks.datasets import DATASETS, SPLITS, load_plausibility_set
-from plausibility.benchmarks.judged_set import JudgedSet
-from plausibility.evaluation.auc import ScoredHalf, evaluate_auc
+from plausibility.benchmarks.judged_set import DEFAULT_FILLERS, JudgedSet
+from plausibility.benchmarks.registry import judged_sets
 from plausibility.evaluation.grids import measure_consistency
-from plausibility.evaluation.intervals import AucInterval, auc_interval
-from plausibility.evaluation.judged_figures import Figure, judged_figures
-from plausibility.evaluation.judged_scores import DEFAULT_FILLERS, score_judged_set
+from plausibility.evaluation.intervals import AucInterval
+from plausibility.evaluation.judged_figures import Figure
+from plausibility.evaluation.judged_scores import ScoredSet, figures_of, score_sets, units_of
 from plausibility.evaluation.model_request import ModelRequest
 from plausibility.evaluation.thesis import ThesisFigures, thesis_figures
 from plausibility.lexicon.training_lexicon import lexicon_of
@@ -37,7 +37,7 @@ class ReportSettings:
     consistency_events: int | None = 200
     wsd: str | None = None
     min_depth: int | None = None
-    batch_size: int = 1024
+    chunk_size: int = 1024
     dtype: str = "float32"
     fillers: tuple[str, ...] = DEFAULT_FILLERS
     by: tuple[str, ...] = ()
@@ -84,15 +84,17 @@ def consistency_sample(n_events: int, settings: ReportSettings, dataset: str) ->
     return sorted(rng.choice(n_events, size=settings.consistency_events, replace=False).tolist())
 
 
-def auc_intervals(halves: Sequence[ScoredHalf], settings: ReportSettings) -> dict[str, dict[str, AucInterval]]:
-    """Each half's AUC with its bootstrap interval, `{dataset: {split: interval}}`."""
+def scored_halves(scorer: TripleScorer) -> list[ScoredSet]:
+    """Every half of Pep-3k and 20Q scored as `evaluate` scores it (each half in one call)."""
+    return score_sets(units_of(scorer), judged_sets(DATASETS, SPLITS))
+
+
+def auc_intervals(figures: Sequence[Figure]) -> dict[str, dict[str, AucInterval]]:
+    """The AUC of each Pep-3k and 20Q half among `figures`, `{dataset: {split: interval}}`."""
     auc: dict[str, dict[str, AucInterval]] = {}
-    for half in halves:
-        # seeded per half: each interval is reproducible whatever else the report holds
-        rng = np.random.default_rng([settings.seed, DATASETS.index(half.dataset), SPLITS.index(half.split)])
-        labels = [event.label for event in half.events]
-        interval = auc_interval(labels, half.scores, rng, settings.confidence, settings.n_resamples)
-        auc.setdefault(half.dataset, {})[half.split] = interval
+    for f in figures:
+        if f.benchmark in DATASETS and f.group == "all" and f.figure == "auc":
+            auc.setdefault(f.benchmark, {})[f.split] = AucInterval(f.value, f.low, f.high)
     return auc
 
 
@@ -107,7 +109,7 @@ def consistency_figures(scorer: TripleScorer, settings: ReportSettings) -> dict[
     for dataset in DATASETS:
         events = load_plausibility_set(dataset, settings.consistency_split)
         chosen = [events[i].triple for i in consistency_sample(len(events), settings, dataset)]
-        result = measure_consistency(scorer, chosen, lexicon, batch_size=settings.batch_size, progress=True)
+        result = measure_consistency(scorer, chosen, lexicon, chunk_size=settings.chunk_size, progress=True)
         figures[dataset] = ConsistencyFigures(
             result.concavity_delta,
             result.scale_free_concavity_delta,
@@ -127,14 +129,14 @@ def evaluate_scorer(
     judged: Sequence[JudgedSet] = (),
 ) -> ModelResult:
     """AUC with bootstrap intervals on every half of Pep-3k and 20Q; CCΔ / LER too with `consistency`; the
-    figures of each judged set (from files) too."""
-    auc = auc_intervals(evaluate_auc(scorer, DATASETS, SPLITS), settings)
-    figures = consistency_figures(scorer, settings) if consistency else {}
-    benchmarks = tuple(
-        figure
-        for one in judged
-        for figure in judged_figures(
-            one, score_judged_set(scorer.score, one, settings.fillers), settings.by, settings.seed
-        )
+    figures of each judged set (from files) too, all computed as `evaluate` computes them."""
+    scored = [*scored_halves(scorer), *score_sets(units_of(scorer), judged, settings.fillers)]
+    figures = figures_of(scored, settings.by, settings.seed, settings.n_resamples, settings.confidence)
+    return ModelResult(
+        request.label,
+        request.spec,
+        scorer.probability_mapping,
+        auc_intervals(figures),
+        consistency_figures(scorer, settings) if consistency else {},
+        tuple(f for f in figures if f.split == "all"),
     )
-    return ModelResult(request.label, request.spec, scorer.probability_mapping, auc, figures, benchmarks)

@@ -9,10 +9,10 @@ import torch
 import torch.nn.functional as F
 from lightning.pytorch.cli import LRSchedulerCallable, OptimizerCallable
 from lightning.pytorch.utilities import rank_zero_warn
-from sklearn.metrics import roc_auc_score
 from torch import nn
 
 from plausibility.errors import IncompatibleCheckpointError
+from plausibility.metrics import roc_auc
 from plausibility.models.abstraction_sampling import sample_cells
 from plausibility.models.datamodule import EventBatch, PairBatch
 from plausibility.models.inference import DEFAULT_BATCH_SIZE, net_logits
@@ -215,7 +215,7 @@ class PlausibilityModule(L.LightningModule):
             if len({y for _, y in events}) < 2:
                 rank_zero_warn(f"{stage}/auc_{dataset} skipped: the evaluated events hold one class only")
                 continue
-            auc = float(roc_auc_score([y for _, y in events], [s for s, _ in events]))
+            auc = roc_auc([y for _, y in events], [s for s, _ in events])  # the AUC every evaluation door gives
             self.log(f"{stage}/auc_{dataset}", auc, prog_bar=True)
             aucs.append(auc)
         if aucs:

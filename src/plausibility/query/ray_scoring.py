@@ -112,9 +112,7 @@ def _score(
     with parts:
         todo = [file for index, file in enumerate(files) if not parts.finished(index)]
         rows += sum(len(parts.read(index)) for index in range(len(files) - len(todo)))
-        frames = [
-            chunk.rows.assign(path=str(file)) for file in todo for chunk in read_triple_chunks(file, chunk_size)
-        ]
+        frames = [chunk.rows.assign(path=str(file)) for file in todo for chunk in read_triple_chunks(file, chunk_size)]
         if any(len(frame) for frame in frames):
             context = ray.data.DataContext.get_current()
             context.enable_progress_bars = False

@@ -13,12 +13,17 @@ from pathlib import Path
 from typing import Literal
 
 from plausibility.atomic import atomic_path
-from plausibility.benchmarks.datasets import DATASETS, SPLITS
 from plausibility.errors import PlausibilityError, ResourceMissingError
-from plausibility.evaluation.auc import ScoredHalf, evaluate_auc
 from plausibility.evaluation.judged_calibration import calibration_figures, fit_on_judgements
+from plausibility.evaluation.judged_scores import ScoredSet, figures_of
 from plausibility.evaluation.model_request import ModelRequest
-from plausibility.evaluation.results import ModelResult, ReportSettings, auc_intervals, consistency_figures
+from plausibility.evaluation.results import (
+    ModelResult,
+    ReportSettings,
+    auc_intervals,
+    consistency_figures,
+    scored_halves,
+)
 from plausibility.release.cold_start import measure_cold_start
 from plausibility.release.exported import ExportResult
 from plausibility.release.model_card import evaluation_record, model_card
@@ -41,10 +46,10 @@ def _check_target(target: Path, overwrite: bool) -> None:
 
 
 def _fit(
-    scorer: TripleScorer, source: CalibrationSource, halves: list[ScoredHalf], pairs: Path, size: int, seed: int
+    scorer: TripleScorer, source: CalibrationSource, halves: list[ScoredSet], pairs: Path, size: int, seed: int
 ) -> Calibration | None:
     if source == "judgements":
-        return fit_on_judgements([half for half in halves if half.split == "valid"])
+        return fit_on_judgements([half for half in halves if half.judged.split == "valid"])
     if not size:
         return None
     if not pairs.is_file():
@@ -69,7 +74,7 @@ def measure_and_write(
     `calibration.json`, `evaluation.json` and `MODEL_CARD.md` into `staging` (bound for `target`)."""
     from plausibility.models.model_folder import CALIBRATION, CARD, EVALUATION
 
-    halves = evaluate_auc(scorer, DATASETS, SPLITS) if evaluate or calibration == "judgements" else []
+    halves = scored_halves(scorer) if evaluate or calibration == "judgements" else []
     precisions: dict[str, Calibration] = {}
     if calibration == "stack":  # fitted with the stack's regression: read back, one per precision
         precisions = {precision: stack_calibration(staging, precision) for precision in config["precisions"]}
@@ -85,7 +90,7 @@ def measure_and_write(
             request.label,
             request.spec,
             calibrated.probability_mapping,
-            auc_intervals(halves, settings),
+            auc_intervals(figures_of(halves, seed=seed)),
             consistency_figures(calibrated, settings) if consistency else {},
         )
     own = calibration_figures(halves, scorer.to_probability) if evaluate else {}

@@ -27,13 +27,13 @@ def score_cells(scorer: TripleScorer, cells: Sequence["Abstraction"]) -> np.ndar
 def raw_grid_scores(
     scorer: TripleScorer,
     grids: Sequence["AbstractionGrid"],
-    batch_size: int = 1024,
+    chunk_size: int = 1024,
     progress: bool = False,
     known: MutableMapping[Hashable, float] | None = None,
 ) -> list[np.ndarray]:
     """The wrapped scorer's own score of every cell, each grid shaped `grid.shape`, input order.
 
-    Distinct cells (by `cell_key`) are scored once, in batches of `batch_size`, in a fixed order so that
+    Distinct cells (by `cell_key`) are scored once, in chunks of `chunk_size`, in a fixed order so that
     the result never depends on how events were grouped; `known` holds scores from earlier calls and
     receives the new ones.
     """
@@ -46,8 +46,8 @@ def raw_grid_scores(
                 wanted.setdefault(key, cell)
     new = sorted(wanted, key=lambda key: str(wanted[key]))
     with progress_bar("scoring abstractions", len(new), "cells", wanted=progress) as advance:
-        for start in range(0, len(new), batch_size):
-            chunk = new[start : start + batch_size]
+        for start in range(0, len(new), chunk_size):
+            chunk = new[start : start + chunk_size]
             known.update(zip(chunk, score_cells(scorer, [wanted[key] for key in chunk]).tolist(), strict=True))
             advance(len(chunk))
     return [
@@ -57,9 +57,9 @@ def raw_grid_scores(
 
 
 def grid_scores(
-    scorer: TripleScorer, grids: Sequence["AbstractionGrid"], batch_size: int = 1024, progress: bool = False
+    scorer: TripleScorer, grids: Sequence["AbstractionGrid"], chunk_size: int = 1024, progress: bool = False
 ) -> list[np.ndarray]:
     """Every cell's score as `scorer` gives it: a grid searcher's own (ConceptMax's running maximum), else per cell."""
     if isinstance(scorer, GridSearcher):
-        return scorer.grid_scores(grids, batch_size=batch_size, progress=progress)
-    return raw_grid_scores(scorer, grids, batch_size=batch_size, progress=progress)
+        return scorer.grid_scores(grids, chunk_size=chunk_size, progress=progress)
+    return raw_grid_scores(scorer, grids, chunk_size=chunk_size, progress=progress)

@@ -76,12 +76,12 @@ class ConceptMax:
         return self.searched.probability_mapping
 
     def raw_grid_scores(
-        self, grids: Sequence["AbstractionGrid"], batch_size: int = 1024, progress: bool = False
+        self, grids: Sequence["AbstractionGrid"], chunk_size: int = 1024, progress: bool = False
     ) -> list[np.ndarray]:
         """The wrapped scorer's score of every cell of each grid (shape `grid.shape`), input order."""
         if not self.deduplicate:
-            return [raw_grid_scores(self.searched, [grid], batch_size=batch_size)[0] for grid in grids]
-        scores = raw_grid_scores(self.searched, grids, batch_size=batch_size, progress=progress, known=self._known)
+            return [raw_grid_scores(self.searched, [grid], chunk_size=chunk_size)[0] for grid in grids]
+        scores = raw_grid_scores(self.searched, grids, chunk_size=chunk_size, progress=progress, known=self._known)
         excess = len(self._known) - self.memory
         if excess > 0:  # forget the oldest (dicts keep insertion order)
             for key in list(islice(self._known, excess)):
@@ -89,10 +89,10 @@ class ConceptMax:
         return scores
 
     def grid_scores(
-        self, grids: Sequence["AbstractionGrid"], batch_size: int = 1024, progress: bool = False
+        self, grids: Sequence["AbstractionGrid"], chunk_size: int = 1024, progress: bool = False
     ) -> list[np.ndarray]:
         """ConceptMax's score of every cell of each grid: the running maximum of the wrapped scorer's grid."""
-        return [running_maximum(raw) for raw in self.raw_grid_scores(grids, batch_size=batch_size, progress=progress)]
+        return [running_maximum(raw) for raw in self.raw_grid_scores(grids, chunk_size=chunk_size, progress=progress)]
 
     def explain(self, triples: Sequence[Triple]) -> list[AbstractedScore]:
         """Each event's score with its arg-max abstraction (the first in row-major order on ties), input order."""

@@ -80,7 +80,7 @@ class GridSearcher(Protocol):
     def to_probability(self, scores: np.ndarray) -> np.ndarray: ...
 
     def grid_scores(
-        self, grids: Sequence["AbstractionGrid"], batch_size: int = 1024, progress: bool = False
+        self, grids: Sequence["AbstractionGrid"], chunk_size: int = 1024, progress: bool = False
     ) -> list[np.ndarray]:
         """Its own score of every cell of each grid, shape `grid.shape`, input order."""
         ...

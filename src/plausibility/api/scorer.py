@@ -1,4 +1,4 @@
-"""The Python API: the same verbs as the command line, taking plain tuples as well as `Triple`s."""
+"""A loaded scorer with the command line's verbs, and `score_file` and `scoring_pool` on worker processes."""
 
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -185,7 +185,7 @@ class Scorer:
         self,
         source: Path | str,
         output: Path | str,
-        batch_size: int = 4096,
+        chunk_size: int = 4096,
         skip_invalid: bool = False,
         as_given: bool = False,
         explain: bool = False,
@@ -196,7 +196,7 @@ class Scorer:
         suffix) that a rerun resumes. The table gets the columns of `table_columns`."""
         identity = _run_identity(self.spec, as_given, explain, self.min_depth)
         return score_table(
-            self.table_columns(as_given, explain), Path(source), Path(output), batch_size, skip_invalid, progress,
+            self.table_columns(as_given, explain), Path(source), Path(output), chunk_size, skip_invalid, progress,
             identity,
         )  # fmt: skip
 
