@@ -13,7 +13,7 @@ import pytest
 
 from plausibility.atomic import atomic_path, atomic_write_text
 from plausibility.errors import OutputPathError
-from plausibility.query.triple_files import TableWriter
+from plausibility.tables import TableWriter
 
 SRC = Path(__file__).parents[1] / "src"
 
@@ -31,7 +31,7 @@ def _writer(output: Path, then: str) -> subprocess.Popen:
         import os, signal, sys, time
         from pathlib import Path
         import pandas as pd
-        from plausibility.query.triple_files import TableWriter
+        from plausibility.tables import TableWriter
         with TableWriter(Path({str(output)!r})) as writer:
             writer.write(pd.DataFrame({{"subject": ["a"], "verb": ["b"], "object": ["c"]}}))
             print("writing", flush=True)

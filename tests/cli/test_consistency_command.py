@@ -50,7 +50,9 @@ def test_consistency_writes_report_and_heatmaps(fixtures, tmp_path, capsys):
 
 
 def test_unknown_model_is_one_line_and_exit_1(tmp_path, capsys):
-    code = main(["consistency", "--model", "nope", "--benchmarks", "20q", "--splits", "valid", "--output", str(tmp_path)])
+    code = main(
+        ["consistency", "--model", "nope", "--benchmarks", "20q", "--splits", "valid", "--output", str(tmp_path)]
+    )
     assert code == 1
     assert capsys.readouterr().err.startswith("plausibility consistency: error: unknown model 'nope'; known:")
     assert not (tmp_path / "consistency.json").exists()

@@ -82,9 +82,22 @@ def test_score_takes_the_dtype_and_batch_size(lm: str, capsys: pytest.CaptureFix
 
 def test_evaluate_and_consistency_record_the_dtype(lm: str, tmp_path: Path) -> None:
     model = ["--model", f"zero-shot:{lm}", "--dtype", "bfloat16", "--batch-size", "64", "-q"]
-    assert main(["evaluate", *model, "--datasets", "pep3k", "--splits", "valid", "--output", str(tmp_path / "e")]) == 0
+    assert (
+        main(["evaluate", *model, "--benchmarks", "pep3k", "--splits", "valid", "--output", str(tmp_path / "e")]) == 0
+    )
     assert json.loads((tmp_path / "e" / "metrics.json").read_text())["model"]["dtype"] == "bfloat16"
-    consistency = ["consistency", *model, "--benchmarks", "pep3k", "--splits", "test", "--limit", "2", "--heatmaps", "0"]
+    consistency = [
+        "consistency",
+        *model,
+        "--benchmarks",
+        "pep3k",
+        "--splits",
+        "test",
+        "--limit",
+        "2",
+        "--heatmaps",
+        "0",
+    ]
     assert main([*consistency, "--output", str(tmp_path / "c")]) == 0
     assert json.loads((tmp_path / "c" / "consistency.json").read_text())["dtype"] == "bfloat16"
 

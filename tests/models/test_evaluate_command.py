@@ -44,7 +44,7 @@ def checkpoint(roberta_backbone: str, tmp_path_factory: pytest.TempPathFactory) 
 
 def test_evaluate_writes_the_auc_of_every_selected_half(checkpoint: str, tmp_path: Path) -> None:
     dump = tmp_path / "scores.tsv"
-    arguments = ["--datasets", "pep3k", "--splits", "valid", "--dump-scores", str(dump)]
+    arguments = ["--benchmarks", "pep3k", "--splits", "valid", "--dump-scores", str(dump)]
     assert main(["evaluate", "--model", checkpoint, "--output", str(tmp_path / "out"), *arguments]) == 0
     metrics = json.loads((tmp_path / "out" / "metrics.json").read_text())
     events = load_plausibility_set("pep3k", "valid")
@@ -63,7 +63,7 @@ def test_evaluate_writes_the_auc_of_every_selected_half(checkpoint: str, tmp_pat
 
 
 def test_evaluate_wraps_a_checkpoint_in_concept_max(checkpoint: str, tmp_path: Path) -> None:
-    arguments = ["--datasets", "20q", "--splits", "test"]
+    arguments = ["--benchmarks", "20q", "--splits", "test"]
     assert main(["evaluate", "--model", f"conceptmax:{checkpoint}", "--output", str(tmp_path), *arguments]) == 0
     figures = json.loads((tmp_path / "metrics.json").read_text())["figures"]
     assert [(f["benchmark"], f["split"]) for f in figures] == [("20q", "test")]
@@ -73,7 +73,7 @@ def test_evaluate_rejects_unknown_sets_and_missing_checkpoints(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit):
-        main(["evaluate", "--model", "x.ckpt", "--output", str(tmp_path), "--datasets", "pep4k"])
+        main(["evaluate", "--model", "x.ckpt", "--output", str(tmp_path), "--benchmarks", "pep4k"])
     assert "unknown benchmark 'pep4k'; known: 20q, pap, pep3k, plain, reversals" in capsys.readouterr().err
     assert main(["evaluate", "--model", str(tmp_path / "none.ckpt"), "--output", str(tmp_path)]) == 1
     assert capsys.readouterr().err.strip().endswith("no such checkpoint; train one with `plausibility fit`")

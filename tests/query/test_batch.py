@@ -33,7 +33,7 @@ def test_batch_scores_equal_single_scores_and_keep_order_and_columns(tmp_path: P
     source = _table(
         tmp_path, "id\tsubject\tverb\tobject\nb\tperson\teat\tapple\na\tdog\teat\tbone\nc\tzebra\tfly\tkite\n"
     )
-    result = score_table(TripleColumns(scorer), source, tmp_path / "out.parquet", batch_size=2, progress=False)
+    result = score_table(TripleColumns(scorer), source, tmp_path / "out.parquet", chunk_size=2, progress=False)
     scored = pd.read_parquet(result.output)
     assert scored["id"].tolist() == ["b", "a", "c"]
     assert list(scored.columns) == ["subject", "verb", "object", "id", "score", "probability"]
@@ -104,7 +104,7 @@ def test_interrupted_run_leaves_no_output(tmp_path: Path, ngram_spec: str) -> No
 
     source = _table(tmp_path, "".join(f"person\teat\tapple{i}\n" for i in range(10)))
     with pytest.raises(KeyboardInterrupt):
-        score_table(TripleColumns(Interrupting()), source, tmp_path / "out.jsonl", batch_size=3, progress=False)
+        score_table(TripleColumns(Interrupting()), source, tmp_path / "out.jsonl", chunk_size=3, progress=False)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.tsv"]
 
 

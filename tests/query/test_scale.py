@@ -58,7 +58,7 @@ class CountingScorer:
 
 def test_a_triple_repeated_in_later_chunks_is_scored_once(tmp_path: Path, source: Path, ngram_spec: str) -> None:
     counting = CountingScorer(ngram_spec)
-    score_table(TripleColumns(counting), source, tmp_path / "out.parquet", batch_size=2, progress=False)
+    score_table(TripleColumns(counting), source, tmp_path / "out.parquet", chunk_size=2, progress=False)
     assert sorted(counting.scored, key=str) == sorted({Triple(*row) for row in ROWS}, key=str)  # 6 of 9 rows
     scored = pd.read_parquet(tmp_path / "out.parquet")
     assert scored["id"].tolist() == [str(i) for i in range(len(ROWS))]
@@ -69,7 +69,7 @@ def test_a_triple_repeated_in_later_chunks_is_scored_once(tmp_path: Path, source
 def test_a_folder_of_parts_resumes_to_the_uninterrupted_table(tmp_path: Path, source: Path, ngram_spec: str) -> None:
     whole = tmp_path / "whole"
     score_table(
-        TripleColumns(CountingScorer(ngram_spec)), source, whole, batch_size=2, progress=False, identity={"model": "n"}
+        TripleColumns(CountingScorer(ngram_spec)), source, whole, chunk_size=2, progress=False, identity={"model": "n"}
     )
     assert sorted(path.name for path in whole.iterdir()) == [MANIFEST, *(f"part-{i:05d}.parquet" for i in range(5))]
 
@@ -77,12 +77,12 @@ def test_a_folder_of_parts_resumes_to_the_uninterrupted_table(tmp_path: Path, so
     # Chunks of 2 rows score in waves of 4 chunks, one call each: the fifth call is the second wave's.
     stopping = CountingScorer(ngram_spec, fail_on_call=5)
     with pytest.raises(KeyboardInterrupt):
-        score_table(TripleColumns(stopping), source, resumed, batch_size=2, progress=False, identity={"model": "n"})
+        score_table(TripleColumns(stopping), source, resumed, chunk_size=2, progress=False, identity={"model": "n"})
     manifest = json.loads((resumed / MANIFEST).read_text())
     assert (manifest["finished"], manifest["complete"]) == (4, False)
     finishing = CountingScorer(ngram_spec)
     result = score_table(
-        TripleColumns(finishing), source, resumed, batch_size=2, progress=False, identity={"model": "n"}
+        TripleColumns(finishing), source, resumed, chunk_size=2, progress=False, identity={"model": "n"}
     )
     # The finished parts are read back, not scored again: only the last chunk's new triple is scored.
     assert finishing.scored == [Triple("bird", "eat", "seed")] and result.rows == len(ROWS)
@@ -92,14 +92,14 @@ def test_a_folder_of_parts_resumes_to_the_uninterrupted_table(tmp_path: Path, so
 def test_a_folder_of_another_run_is_refused(tmp_path: Path, source: Path, ngram_spec: str) -> None:
     folder = tmp_path / "parts"
     score_table(
-        TripleColumns(CountingScorer(ngram_spec)), source, folder, batch_size=4, progress=False, identity={"model": "a"}
+        TripleColumns(CountingScorer(ngram_spec)), source, folder, chunk_size=4, progress=False, identity={"model": "a"}
     )
     with pytest.raises(OutputPathError, match="holds parts of another run"):
         score_table(
             TripleColumns(CountingScorer(ngram_spec)),
             source,
             folder,
-            batch_size=4,
+            chunk_size=4,
             progress=False,
             identity={"model": "b"},
         )
@@ -108,7 +108,7 @@ def test_a_folder_of_another_run_is_refused(tmp_path: Path, source: Path, ngram_
 def test_the_api_with_one_worker_scores_in_this_process(
     tmp_path: Path, source: Path, ngram_spec: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    here = load_scorer(ngram_spec).score_file(source, tmp_path / "here.parquet", batch_size=2).output
+    here = load_scorer(ngram_spec).score_file(source, tmp_path / "here.parquet", chunk_size=2).output
 
     def no_process(*args: object) -> None:
         raise AssertionError("one worker started a process")

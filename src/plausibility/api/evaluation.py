@@ -69,12 +69,17 @@ def evaluate(
 
     Args:
         model: any model SPEC (None: the default model).
-        benchmarks, splits: named benchmarks (`pep3k`, `20q`, `pap`, `plain`, `reversals`) and their halves.
+        benchmarks: named benchmarks (`pep3k`, `20q`, `pap`, `plain`, `reversals`); `none` of them for files only.
+        splits: their halves (`valid`, `test`).
         data: tables of judged events (label, rating, pair, agreed_label or reversal_of columns).
         by: also give each file's figures per value of these columns.
         fillers: nouns that fill a partial event's empty slot.
         seed: seed of the bootstrap intervals.
-        workers, device, devices, dtype, batch_size: as `load_scorer` and `scoring_pool` take them.
+        workers: worker processes that share the events out (`scoring_pool`).
+        device: where the model runs (`load_scorer`).
+        devices: with a `cuda` device, one worker per GPU.
+        dtype: the precision of its weights (`load_scorer`).
+        batch_size: triples (sentences, for a language model) per forward pass.
     """
     sets = judged_sets(benchmarks, splits, [Path(path) for path in data])  # a bad file fails before a model loads
     check_by(sets, by)

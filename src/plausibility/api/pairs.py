@@ -57,12 +57,24 @@ def pairs(
     Args:
         suite: a suite's name or YAML, or one `load_suite` gave (then `experiment`, `metric`, `data` are its own).
         model: a language model (a Hugging Face id or folder); `scores` (text id -> value) replaces it.
-        kind, pll: causal or masked (default: read from its config); a masked LM's pseudo-log-likelihood.
-        unit, bow_correction: score by tokens or by words between spaces (with the beginning-of-word correction).
+        experiment: the suite's experiment (default: its first).
+        metric: the comparison metric (default: the suite's).
+        data: the suite's data file or folder (default: the vendored one).
+        scores: precomputed scores, text id -> value, in place of a model.
+        kind: `causal` or `masked` (default: read from the model's config).
+        pll: a masked LM's pseudo-log-likelihood, `word-l2r` or `original`.
+        unit: score by `token` or by `word` (words between spaces).
+        bow_correction: with words, a causal LM's beginning-of-word correction.
         keep_pieces: keep each text's per-token or per-word values (`--dump-tokens`).
         slor_corpus: the unigram corpus of a SLOR suite (default: the bundled one).
-        limit, seed, where: a seeded sample of at most `limit` items per condition; items by label.
-        workers, device, devices, dtype, batch_size: where it runs and how (texts per forward pass).
+        limit: a seeded sample of at most this many items per condition.
+        seed: seed of that sample and of the bootstrap.
+        where: items by label, e.g. `{"UID": ["wh_island"]}`.
+        workers: worker processes that share the texts out.
+        device: where the model runs.
+        devices: with a `cuda` device, one worker per GPU.
+        dtype: the precision of its weights.
+        batch_size: texts per forward pass.
     """
     if limit is not None and limit < 1:
         raise PlausibilityError(f"limit must be a positive number of items, got {limit}")

@@ -7,6 +7,7 @@ from plausibility.benchmarks.datasets import SPLITS
 from plausibility.cli.arguments import (
     BATCH_HELP,
     add_load_options,
+    add_old_name,
     add_worker_options,
     check_worker_options,
     dtype_named,
@@ -78,13 +79,13 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument("--output", required=True, type=Path, metavar="DIR", help="folder for the figures")
     parser.add_argument(
         "--benchmarks",
-        "--datasets",
         type=_benchmarks,
         default=list(DEFAULT_BENCHMARKS),
         metavar="NAMES",
         help=f"comma-separated named benchmarks of {', '.join(BENCHMARKS)} (default: {','.join(DEFAULT_BENCHMARKS)}); "
         "`none` for files only",
     )
+    add_old_name(parser, "--datasets", "--benchmarks", "benchmarks", type=_benchmarks)
     parser.add_argument(
         "--splits", type=_choices("split", SPLITS), default=list(SPLITS), help="their halves (default: valid,test)"
     )

@@ -105,7 +105,7 @@ def score_table(
     scoring: TripleColumns | Sequence[Factory],
     source: Path,
     output: Path,
-    batch_size: int = 4096,
+    chunk_size: int = 4096,
     skip_invalid: bool = False,
     progress: bool = True,
     identity: Mapping[str, object] | None = None,
@@ -119,7 +119,7 @@ def score_table(
     across chunks). Invalid rows stop the run before anything is written, unless `skip_invalid`.
 
     `output` is a table file (any table format), written whole or not at all; or a folder (a path with no
-    suffix), which receives a Parquet part per chunk of `batch_size` rows and a manifest:
+    suffix), which receives a Parquet part per chunk of `chunk_size` rows and a manifest:
     rerun the same command after an interruption and it goes on from the last finished part, with the
     table it ends with equal, row for row, to an uninterrupted run's. `identity` (the model and options) is
     what a resumed folder must have been written with.
@@ -130,14 +130,14 @@ def score_table(
     memo = ScoredMemo(memory)
     sharded = is_part_folder(output)
     writer = (
-        PartFolder(output, source, batch_size, {**(identity or {}), "skip_invalid": skip_invalid})
+        PartFolder(output, source, chunk_size, {**(identity or {}), "skip_invalid": skip_invalid})
         if sharded
         else TableWriter(output)
     )
     pool = InlinePool(scoring) if isinstance(scoring, TripleColumns) else pool_of(scoring)
     rows = 0
     with writer, pool, progress_bar("scoring", None, "triples", wanted=progress) as advance:
-        chunks = enumerate(read_triple_chunks(source, batch_size))
+        chunks = enumerate(read_triple_chunks(source, chunk_size))
         while wave := list(itertools.islice(chunks, max(CHUNKS_PER_WAVE, 2 * pool.size))):
             givens = [_given(chunk.rows) for _, chunk in wave]
             done = [sharded and writer.finished(index) for index, _ in wave]  # type: ignore[union-attr]
