@@ -11,6 +11,7 @@ leaving every other line and every other file of the folder as it is.
 import argparse
 from pathlib import Path
 
+from plausibility.models.model_folder import ModelFolder
 from plausibility.release.cold_start import measure_cold_start
 
 PREFIX = "Cold start: "
@@ -22,7 +23,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="timed runs after one that fills the caches (default 3)")
     args = parser.parse_args()
     for folder in args.folders:
-        card = folder / "MODEL_CARD.md"
+        card = ModelFolder(folder).card
         lines = card.read_text(encoding="utf-8").splitlines(keepends=True)
         found = [index for index, line in enumerate(lines) if line.startswith(PREFIX)]
         if len(found) != 1:

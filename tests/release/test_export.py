@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 import torch
 import yaml
+from huggingface_hub import ModelCard
 from safetensors.torch import load_file
 
 from plausibility.benchmarks.datasets import load_plausibility_set
@@ -30,7 +31,7 @@ from plausibility.scorers.registry import build_scorer
 from plausibility.scorers.trained import load_trained
 
 CONFIGS = Path(__file__).parents[2] / "configs" / "models"
-FILES = ["MODEL_CARD.md", "calibration.json", "config.yaml", "lexicon.json", "model.safetensors"]
+FILES = ["README.md", "calibration.json", "config.yaml", "lexicon.json", "model.safetensors"]
 
 
 # Events in the tiny backbone's vocabulary: each verb with objects that fit it, and objects that do not.
@@ -143,8 +144,12 @@ def test_an_evaluated_export_records_its_aucs(classifier_run: Path, tmp_path: Pa
         dataset, split = half.split("/")
         assert AucInterval(**recorded[half]) == result.result.auc[dataset][split]
         assert recorded[half]["low"] <= recorded[half]["estimate"] <= recorded[half]["high"]
-    card = (tmp_path / "model" / "MODEL_CARD.md").read_text()
+    card = (tmp_path / "model" / "README.md").read_text()
     assert f"| pep3k | {recorded['pep3k/valid']['estimate']:.3f} [" in card
+    metadata = ModelCard(card).data  # the block a model hub reads: the measured test AUCs
+    assert {r.dataset_type: r.metric_value for r in metadata.eval_results} == {
+        dataset: round(recorded[f"{dataset}/test"]["estimate"], 3) for dataset in ("pep3k", "20q")
+    }
     # measured on the folder as written, in fresh processes
     assert result.cold_start is not None and 0 < result.cold_start.seconds < 60 and result.cold_start.runs == 1
     assert f"Cold start: {result.cold_start.describe()}." in card
@@ -183,7 +188,7 @@ def test_export_refuses_a_folder_with_files_unless_overwriting(classifier_run: P
     assert [path.name for path in target.iterdir()] == ["notes.txt"]
     export_model(classifier_run, target, overwrite=True, evaluate=False, calibration_pairs=0)
     assert sorted(path.name for path in target.iterdir()) == [
-        "MODEL_CARD.md",
+        "README.md",
         "config.yaml",
         "lexicon.json",
         "model.safetensors",
@@ -216,7 +221,7 @@ def test_the_command_writes_a_card_with_the_training_record_and_auc(
     assert main(["export", str(classifier_run), str(target), "--calibration-pairs=50", "--cold-start-runs=0"]) == 0
     printed = capsys.readouterr().out
     assert f"exported model 1.0 to {target}" in printed and "AUC pep3k: valid " in printed
-    card = (target / "MODEL_CARD.md").read_text()
+    card = (target / "README.md").read_text()
     assert "(global step 12, epoch 0)\n- batch size: 4\n- pairs seen: 48 (steps x batch size)\n" in card
     assert "(from the CSV logger's file times; validation included)" in card and "Cold start" not in card
     assert "| pep3k | 0." in card and "| 20q | 0." in card
@@ -284,4 +289,6 @@ def test_an_exported_folder_exported_anew_keeps_its_weights_and_summary(classifi
     assert (again / "model.safetensors").read_bytes() == (first / "model.safetensors").read_bytes()
     config = yaml.safe_load((again / "config.yaml").read_text())
     assert (config["name"], config["version"], config["summary"]) == ("again", "1.1", "a tiny test classifier")
-    assert (again / "MODEL_CARD.md").read_text().startswith("# again 1.1\n\nA tiny test classifier.\n")
+    card = ModelCard((again / "README.md").read_text())
+    assert card.text.startswith("# again 1.1\n\nA tiny test classifier.\n")
+    assert card.data.eval_results is None  # not evaluated: no results to claim

@@ -22,7 +22,7 @@ def test_a_stack_export_fits_its_regression_on_the_judged_valid_halves(tmp_path)
     assert config["members"] == ["ngram"] and config["precisions"] == ["float32"]
     assert [f["feature"] for f in config["features"]] == ["ngram", "reversal:ngram", "restriction"]
     assert sorted(path.name for path in folder.iterdir()) == [
-        "MODEL_CARD.md", "calibration.json", "config.yaml", "restriction.json",
+        "README.md", "calibration.json", "config.yaml", "restriction.json",
     ]  # fmt: skip
     # the folder's probability is the regression's own, refitted here on the features the loaded stack gives
     triples, labels, weights, described = judged_valid_events(3.0)
@@ -34,7 +34,7 @@ def test_a_stack_export_fits_its_regression_on_the_judged_valid_halves(tmp_path)
         loaded.probability(triples[:50], as_given=True), refit.predict_proba(values[:50])[:, 1], atol=1e-4
     )
     np.testing.assert_allclose([f["coefficient"] for f in config["features"]], refit.coef_[0], rtol=1e-3, atol=1e-4)
-    assert "restriction" in (folder / "MODEL_CARD.md").read_text()
+    assert "restriction" in (folder / "README.md").read_text()
     # bfloat16 asked for, it falls back to float32's calibration: the same probabilities
     halved = plausibility.load_scorer(str(folder), dtype="bfloat16")
     np.testing.assert_array_equal(

@@ -8,10 +8,17 @@ import torch
 
 import plausibility
 from plausibility.devices import fast_precision
-from plausibility.models.model_folder import is_model_folder
+from plausibility.models.model_folder import ModelFolder
 from plausibility.resources.paths import cache_dir, data_dir, shipped_models
 from plausibility.scorers.calibration_store import shipped_fit_path
-from plausibility.scorers.shipped import DEFAULT_MODEL, member_specs, model_folder, shipped_model, stack_config
+from plausibility.scorers.shipped import (
+    DEFAULT_MODEL,
+    member_specs,
+    model_folder,
+    read_card,
+    shipped_model,
+    stack_config,
+)
 from plausibility.scorers.spec import parse_spec
 
 EVENTS = [("person", "breathe", "air"), ("rock", "eat", "sandwich"), ("dentist", "breathe", "helium")]
@@ -27,7 +34,7 @@ def test_the_default_folder_is_a_stack_of_offline_parts_whose_calibrations_ship(
         what = part.inner if part.kind == "event" else part
         assert what.kind in ("zero-shot", "ngram", "shipped")
         if what.kind == "shipped":
-            assert is_model_folder(data_dir() / "models" / str(what.source))
+            assert ModelFolder(data_dir() / "models" / str(what.source)).holds_net
         assert shipped_fit_path(part).is_file()  # a member's first probability fits nothing
     # a calibration for each precision its language model runs in
     assert config["precisions"] == ["float32", "bfloat16"]
@@ -67,4 +74,4 @@ def test_every_shipped_folder_is_a_model_with_a_version_and_card() -> None:
     for name in shipped_models():
         model = shipped_model(name)
         assert model.version != "unversioned" and model.summary
-        assert (model.folder / "MODEL_CARD.md").read_text().startswith(f"# {name} {model.version}\n")
+        assert read_card(name).startswith(f"# {name} {model.version}\n")

@@ -18,8 +18,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "export",
         help="write a trained model (or an ensemble) as a folder with its calibration, figures and card",
         description="Write DIR/model.safetensors (the net's weights in fp16), config.yaml, lexicon.json, "
-        "calibration.json, evaluation.json and MODEL_CARD.md (AUC with 95% intervals, CCΔ / LER on the test halves "
-        "and how the probabilities fit each half, measured on the exported weights). An ensemble SPEC gives a "
+        "calibration.json, evaluation.json and README.md, the card (AUC with 95% intervals, CCΔ / LER on the test "
+        "halves and how the probabilities fit each half, measured on the exported weights). An ensemble SPEC gives a "
         "folder with its config, calibration, figures and card. DIR is then a SPEC for every --model.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

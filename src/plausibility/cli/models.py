@@ -14,7 +14,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "models",
         help="list the shipped models (name, what it is, test AUC, size), or print one's card",
         description="Without NAME: every model shipped under the package's data/models/, with its version, what it "
-        "is, its test AUC on Pep-3k and 20Q and its size. With NAME: that model's card (MODEL_CARD.md). Any name "
+        "is, its test AUC on Pep-3k and 20Q and its size. With NAME: that model's card (its README.md). Any name "
         "listed is a SPEC for --model and load_scorer; `default` is what they use when none is given.",
         epilog="examples:\n  plausibility models\n  plausibility models default",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -26,10 +26,10 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 def run(args: argparse.Namespace) -> int:
     from plausibility.resources.paths import shipped_models
-    from plausibility.scorers.shipped import model_card, shipped_model
+    from plausibility.scorers.shipped import read_card, shipped_model
 
     if args.name is not None:
-        card = model_card(args.name)
+        card = read_card(args.name)
         if args.plain:
             print(card, end="")
         else:

@@ -4,7 +4,8 @@ from pathlib import Path
 
 import yaml
 
-from plausibility.scorers.shipped import CONFIG, ENSEMBLE_FORMAT
+from plausibility.models.model_folder import CONFIG
+from plausibility.scorers.shipped import ENSEMBLE_FORMAT
 from plausibility.scorers.spec import parse_spec
 from plausibility.version import __version__
 

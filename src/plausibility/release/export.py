@@ -1,10 +1,10 @@
 """`export_model`: a trained model (or an ensemble of models) as a folder that loads without unpickling, with its
 calibration and a card whose figures were measured on what the folder holds.
 
-A net's folder is written by `plausibility.models.export`; an ensemble's folder names its SPEC. Either is then
-measured as it will be loaded (a net's weights in fp16): AUC with intervals on every half of Pep-3k and 20Q,
-CCΔ / LER on every test event, a Platt calibration (on training pairs, or on the human-judged valid halves),
-and how well its probabilities fit each half (ECE, accuracy at .5).
+A net's folder is written by `ModelFolder.save` (`plausibility.models.model_folder`); an ensemble's folder
+names its SPEC. Either is then measured as it will be loaded (a net's weights in fp16): AUC with intervals on
+every half of Pep-3k and 20Q, CCΔ / LER on every test event, a Platt calibration (on training pairs, or on the
+human-judged valid halves), and how well its probabilities fit each half (ECE, accuracy at .5).
 """
 
 import json
@@ -71,7 +71,7 @@ def measure_and_write(
     consistency: bool = True,
 ) -> ExportResult:
     """Measure `scorer` (uncalibrated, as loaded from `staging`), fit its calibration, and write the figures,
-    `calibration.json`, `evaluation.json` and `MODEL_CARD.md` into `staging` (bound for `target`)."""
+    `calibration.json`, `evaluation.json` and the card (`README.md`) into `staging` (bound for `target`)."""
     from plausibility.models.model_folder import CALIBRATION, CARD, EVALUATION
 
     halves = scored_halves(scorer) if evaluate or calibration == "judgements" else []
@@ -179,7 +179,8 @@ def export_model(
             config = write_ensemble_config(staging, str(source), identity, summary)
             exported = measure(staging, target, scorer, config, pairs=bundled_pairs())
     else:
-        from plausibility.models.export import trained_model, write_model_folder
+        from plausibility.models.model_folder import ModelFolder
+        from plausibility.models.trained_model import trained_model
         from plausibility.scorers.trained import load_trained
 
         model = trained_model(source)
@@ -191,7 +192,7 @@ def export_model(
         )
         with atomic_path(target, folder=True) as staging:
             identity["summary"] = summary or model.summary or _summary(model.hparams)
-            config = write_model_folder(staging, model, identity)
+            config = ModelFolder(staging).save(model, identity)
             scorer = load_trained(staging)  # measured as it will load: fp16 weights read back into float32
             exported = measure(staging, target, scorer, config, pairs=pairs_path)
     return exported

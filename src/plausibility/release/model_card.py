@@ -1,4 +1,5 @@
-"""A model's card (`MODEL_CARD.md`) and its figures (`evaluation.json`), from what its export measured."""
+"""A model's card (`README.md`, under a metadata block model hubs read) and its figures (`evaluation.json`), from
+what its export measured."""
 
 from dataclasses import asdict
 from datetime import UTC, datetime
@@ -7,6 +8,7 @@ from pathlib import Path
 from plausibility.checksums import file_sha256
 from plausibility.evaluation.judged_calibration import CalibrationFigures
 from plausibility.evaluation.results import ModelResult
+from plausibility.release.card_metadata import card_metadata
 from plausibility.release.exported import ExportResult
 from plausibility.resources.paths import bundled_pairs, data_dir, portable_path, recorded_path
 from plausibility.scorers.shipped import STACK_FORMAT, shipped_bytes
@@ -178,8 +180,10 @@ def _size(exported: ExportResult) -> str:
 
 
 def model_card(exported: ExportResult, pairs: Path) -> str:
-    """MODEL_CARD.md: what the model is, its figures with intervals, its calibration, use and limits."""
+    """The card: its metadata block, then what the model is, its figures with intervals, its calibration, use and
+    limits."""
     config, result, calibration = exported.config, exported.result, exported.calibration
+    evaluation = {} if result is None else evaluation_record(result, exported.own, exported.calibrated)
     name, argument = config["name"], _model_argument(exported.folder)
     python_example = f'load_scorer("{argument}").probability([("person", "breathe", "air")])'
     lines = [
@@ -276,7 +280,7 @@ def model_card(exported: ExportResult, pairs: Path) -> str:
         "`plausibility score`.",
         "",
     ]
-    return "\n".join(lines)
+    return card_metadata(config, evaluation) + "\n".join(lines)
 
 
 def _rows(pairs: Path) -> int:

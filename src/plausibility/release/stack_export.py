@@ -16,11 +16,12 @@ from plausibility.corpus.artefacts import read_count_table
 from plausibility.errors import PlausibilityError
 from plausibility.lexicon.animacy import Animacy
 from plausibility.lexicon.training_lexicon import lexicon_of
+from plausibility.models.model_folder import CONFIG
 from plausibility.resources.paths import bundled_triples
 from plausibility.scorers.calibration import Calibration, fit_logistic, fit_platt
 from plausibility.scorers.registry import build_scorer
 from plausibility.scorers.restriction import SubjectRestriction
-from plausibility.scorers.shipped import CONFIG, STACK_FORMAT
+from plausibility.scorers.shipped import STACK_FORMAT
 from plausibility.scorers.spec import parse_spec
 from plausibility.scorers.stack import RESTRICTION, StackScorer, feature_member
 from plausibility.scorers.stack_folder import RESTRICTION_FILE, calibration_file

@@ -15,11 +15,12 @@ from pathlib import Path
 
 from plausibility.checksums import file_sha256
 from plausibility.errors import ResourceChangedError
+from plausibility.models.model_folder import CALIBRATION
 from plausibility.resources.paths import bundled_pairs, cache_dir, data_dir, shipped_models
 from plausibility.scorers.calibrated import calibrate, is_calibrated
 from plausibility.scorers.calibration import Calibration, fit_calibration
 from plausibility.scorers.protocol import HeldOutScorer, TripleScorer
-from plausibility.scorers.shipped import CALIBRATION, ensemble_spec
+from plausibility.scorers.shipped import ensemble_spec
 from plausibility.scorers.spec import ScorerSpec, canonical, fingerprint, parse_spec, stamps
 
 # What a scorer without a calibration of its own is fitted on: a seeded slice of the bundled training pairs.

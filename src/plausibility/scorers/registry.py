@@ -14,12 +14,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from plausibility.devices import DType, LoadOptions, fast_precision
+from plausibility.models.model_folder import CALIBRATION
 from plausibility.resources.paths import bundled_triples
 from plausibility.scorers.calibrated import calibrate, uncalibrated
 from plausibility.scorers.calibration import Calibration
 from plausibility.scorers.calibration_store import calibrated, calibration_for
 from plausibility.scorers.protocol import GridSearcher, TripleScorer
-from plausibility.scorers.shipped import CALIBRATION, DEFAULT_MODEL, ensemble_spec, model_folder, stack_config
+from plausibility.scorers.shipped import DEFAULT_MODEL, ensemble_spec, model_folder, stack_config
 from plausibility.scorers.spec import ScorerKind, ScorerSpec, parse_spec, stamps
 
 # Sequences per forward pass of a language model when the options name none.

@@ -13,15 +13,12 @@ from pathlib import Path
 import yaml
 
 from plausibility.errors import DataFormatError, ResourceMissingError, UnknownNameError
+from plausibility.models.model_folder import CONFIG, EVALUATION, ModelFolder
 from plausibility.resources.paths import data_dir, shipped_models
 
 DEFAULT_MODEL = "default"
 ENSEMBLE_FORMAT = "plausibility-ensemble/1"
 STACK_FORMAT = "plausibility-stack/1"
-CONFIG = "config.yaml"
-CALIBRATION = "calibration.json"
-CARD = "MODEL_CARD.md"
-EVALUATION = "evaluation.json"
 
 
 @dataclass(frozen=True)
@@ -124,12 +121,15 @@ def shipped_bytes(*specs: str) -> int:
     return sum(path.stat().st_size for folder in folders for path in folder.rglob("*") if path.is_file())
 
 
-def model_card(name: str) -> str:
-    """A shipped model's `MODEL_CARD.md`."""
-    card = model_folder(name) / CARD
+def read_card(name: str) -> str:
+    """A shipped model's card."""
+    card = ModelFolder(model_folder(name)).card
     if not card.is_file():
-        raise ResourceMissingError(f"{name}: its folder has no {CARD}; reinstall plausibility")
-    return card.read_text(encoding="utf-8")
+        raise ResourceMissingError(f"{name}: its folder has no {card.name}; reinstall plausibility")
+    text = card.read_text(encoding="utf-8")
+    if text.startswith("---\n"):  # the metadata block for model hubs: the card itself follows it
+        text = text.split("\n---\n", 1)[1].lstrip("\n")
+    return text
 
 
 def shipped_versions(spec: str) -> dict[str, str]:

@@ -28,6 +28,7 @@ from plausibility.baselines.zero_shot import ZERO_SHOT_VARIANTS, ZeroShotVariant
 from plausibility.checksums import tree_sha256, tree_stamps
 from plausibility.errors import PlausibilityError, ResourceMissingError, UnknownNameError
 from plausibility.lm.protocol import PLL_METRICS, PLLMetric
+from plausibility.models.model_folder import ModelFolder
 from plausibility.resources.paths import bundled_triples, data_dir, shipped_models
 
 ScorerKind = Literal[
@@ -65,7 +66,6 @@ FORMS = (
     "<exported folder>",
 )
 # The file name an exported folder holds its weights in (`plausibility.models.model_folder.WEIGHTS`).
-_WEIGHTS = "model.safetensors"
 
 
 @dataclass(frozen=True)
@@ -171,7 +171,7 @@ def parse_spec(text: str) -> ScorerSpec:
     # `glove-mlp:<path>.ckpt` names a factory, not a bare checkpoint
     if spec.endswith(".ckpt") and name not in NAMED:
         return ScorerSpec("checkpoint", spec)
-    if Path(spec).is_dir() and ((Path(spec) / _WEIGHTS).is_file() or name not in NAMED):
+    if Path(spec).is_dir() and (ModelFolder(spec).holds_net or name not in NAMED):
         return ScorerSpec("folder", spec)
     if name not in NAMED:
         raise UnknownNameError("model", spec, (*FORMS, *shipped_models()))

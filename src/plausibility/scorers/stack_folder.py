@@ -13,10 +13,10 @@ from pathlib import Path
 from plausibility.devices import DType
 from plausibility.lexicon.animacy import Animacy
 from plausibility.lexicon.training_lexicon import lexicon_of
+from plausibility.models.model_folder import CALIBRATION
 from plausibility.scorers.calibration import Calibration
 from plausibility.scorers.protocol import TripleScorer
 from plausibility.scorers.restriction import SubjectRestriction
-from plausibility.scorers.shipped import CALIBRATION
 from plausibility.scorers.stack import RESTRICTION, StackScorer
 
 RESTRICTION_FILE = "restriction.json"

@@ -17,7 +17,7 @@ from plausibility.models.checkpoint import net_state_dict, read_checkpoint
 from plausibility.models.components.classifier import TripleClassifier
 from plausibility.models.components.concept_inject import ConceptInjectClassifier
 from plausibility.models.inference import DEFAULT_BATCH_SIZE
-from plausibility.models.model_folder import read_model_folder
+from plausibility.models.model_folder import ModelFolder
 from plausibility.models.net_lexicon import net_lexicon
 from plausibility.scorers.net import trained_scorer
 from plausibility.scorers.protocol import TripleScorer
@@ -95,8 +95,8 @@ def load_trained(
     Its logits, or ConceptMax's maximum where it was trained as one; calibration is the registry's to add.
     """
     source = str(path)
-    if Path(path).is_dir():  # read_model_folder says what an exported folder lacks
-        return build_trained(source, *read_model_folder(path), options, expect)  # the weights bound to no name here
+    if Path(path).is_dir():  # ModelFolder.load says what an exported folder lacks
+        return build_trained(source, *ModelFolder(path).load(), options, expect)  # the weights bound to no name here
     checkpoint = read_checkpoint(source)
     hparams = checkpoint.get("hyper_parameters", {})
     return build_trained(source, hparams, net_state_dict(source, checkpoint), options, expect)
