@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from plausibility.metrics import best_threshold_accuracy
+
 MODELS = ["default", "conceptmax", "roberta", "event:conceptmax", "zero-shot:@pmi-passive", "ngram"]
 KINDS = ["animacy", "physical", "role_reversal", "instrument_material", "typical", "atypical"]
 
@@ -87,16 +89,15 @@ def main() -> None:
         print(f"| {group.split('=')[1]} | {n} | " + " | ".join(cells) + " |")
     print("\nBest accuracy of one threshold on the score, plain valid half (chosen on it):\n")
     for m in MODELS:
-        best = best_threshold_accuracy(args.output / f"plain_{folder_name(m)}" / "scores.tsv")
+        best = plain_valid_best_accuracy(args.output / f"plain_{folder_name(m)}" / "scores.tsv")
         print(f"- `{m}`: {best:.3f}")
 
 
-def best_threshold_accuracy(scores: Path) -> float:
+def plain_valid_best_accuracy(scores: Path) -> float:
     """The highest share of the plain valid half that one threshold on the score puts on the right side."""
     table = pd.read_csv(scores, sep="\t")
     table = table[(table["benchmark"] == "plain") & (table["split"] == "valid")]
-    labels = table["label"].to_numpy() == 1
-    return max(float(((table["score"].to_numpy() > cut) == labels).mean()) for cut in table["score"])
+    return best_threshold_accuracy(table["label"].to_numpy(), table["score"].to_numpy())
 
 
 if __name__ == "__main__":
