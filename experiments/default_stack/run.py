@@ -19,13 +19,13 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+import plausibility
 from plausibility.benchmarks.registry import named_set
 from plausibility.corpus.artefacts import read_count_table
 from plausibility.lexicon.animacy import Animacy
 from plausibility.lexicon.hierarchy import Hierarchy
 from plausibility.resources.paths import bundled_triples
 from plausibility.scorers.calibration import Calibration, fit_logistic
-from plausibility.scorers.registry import build_scorer
 from plausibility.scorers.restriction import MOSTLY, SubjectRestriction
 from plausibility.scorers.shipped import STACK_FORMAT
 from plausibility.scorers.stack import RESTRICTION
@@ -97,7 +97,7 @@ def features(split: str) -> None:
             shares = [restriction.share(t.verb) if animacy(t.subject) is False else 0.0 for t in triples]
             saved[f"{name}/{RESTRICTION}/{variant}"] = np.array(shares)
     for precision in PRECISIONS[split]:
-        stack = build_scorer(f"uncalibrated:{folder}", dtype=precision)
+        stack = plausibility.load_scorer(f"uncalibrated:{folder}", dtype=precision).scorer
         for name, (triples, *_) in halves.items():
             start = time.perf_counter()
             saved[f"{name}/{precision}"] = stack.feature_values(triples)

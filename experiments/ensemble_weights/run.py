@@ -21,13 +21,13 @@ import time
 
 import numpy as np
 
+import plausibility
 from plausibility.benchmarks.datasets import DATASETS, load_plausibility_set
 from plausibility.evaluation.intervals import rank_auc
 from plausibility.resources.paths import bundled_pairs
 from plausibility.scorers.calibration import calibration_slice, fit_platt
 from plausibility.scorers.calibration_store import DEFAULT_CALIBRATION_PAIRS
 from plausibility.scorers.ensemble import EnsembleScorer
-from plausibility.scorers.registry import build_scorer
 from plausibility.scorers.spec import ScorerSpec, parse_spec
 from plausibility.triple import Triple
 
@@ -95,7 +95,7 @@ def main() -> None:
     started = time.monotonic()
     halves = {dataset: load_plausibility_set(dataset, "valid") for dataset in DATASETS}
     labels = {dataset: [event.label for event in events] for dataset, events in halves.items()}
-    ensemble = build_scorer("uncalibrated:ensemble:" + "+".join(args.members))
+    ensemble = plausibility.load_scorer("uncalibrated:ensemble:" + "+".join(args.members)).scorer
     log_odds = {dataset: ensemble.member_log_odds([e.triple for e in events]) for dataset, events in halves.items()}
     print(f"scored {len(args.members)} members on the valid halves in {time.monotonic() - started:.0f} s")
     searched = time.monotonic()

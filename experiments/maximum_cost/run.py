@@ -14,11 +14,11 @@ import time
 
 import numpy as np
 
+import plausibility
 from plausibility.evaluation.intervals import auc_difference_interval
 from plausibility.evaluation.results import scored_halves
 from plausibility.metrics import roc_auc
 from plausibility.scorers.concept_max import ConceptMax
-from plausibility.scorers.registry import build_scorer
 
 
 def main() -> None:
@@ -30,7 +30,7 @@ def main() -> None:
     print("| --- | --- | --- | --- | --- | --- |")
     for spec in args.specs:
         started = time.monotonic()
-        maximum = build_scorer(f"uncalibrated:{spec}")
+        maximum = plausibility.load_scorer(f"uncalibrated:{spec}").scorer
         if not isinstance(maximum, ConceptMax):
             parser.error(f"{spec}: not a ConceptMax model; give a checkpoint or folder trained with abstractions > 0")
         with_max = [half for half in scored_halves(maximum) if half.judged.split == "valid"]
