@@ -11,7 +11,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.console import Console
 from rich.table import Table
 
 from plausibility.cli.arguments import (
@@ -22,6 +21,7 @@ from plausibility.cli.arguments import (
     load_options,
     positive_int,
 )
+from plausibility.cli.console import results_console
 from plausibility.errors import CommandLineError, DataFormatError, PlausibilityError
 
 if TYPE_CHECKING:
@@ -198,7 +198,7 @@ def _report(args: argparse.Namespace, result: "BatchResult") -> int:
     if str(args.output) == "-":
         log.info(summary)  # stdout holds the table
     else:
-        Console().print(summary)
+        results_console().print(summary)
     return 0
 
 
@@ -251,7 +251,7 @@ def _answer(args: argparse.Namespace, scorer: "Scorer") -> int:
     explanation = None
     if explaining:
         (explanation,) = scorer.explain([args.words], top=args.top, as_given=args.as_given)
-    console = Console()
+    console = results_console()
     console.print(f"model: {describe_model(scorer.spec)}", highlight=False, soft_wrap=True)
     console.print(f"probability: {scorer.probability_mapping}", highlight=False, soft_wrap=True)
     # One triple: a field per line, so no column is cut to fit the terminal however many the scorer adds.
