@@ -290,5 +290,5 @@ def test_an_exported_folder_exported_anew_keeps_its_weights_and_summary(classifi
     config = yaml.safe_load((again / "config.yaml").read_text())
     assert (config["name"], config["version"], config["summary"]) == ("again", "1.1", "a tiny test classifier")
     card = ModelCard((again / "README.md").read_text())
-    assert card.text.startswith("# again 1.1\n\nA tiny test classifier.\n")
+    assert card.text.lstrip().startswith("# again 1.1\n\nA tiny test classifier.\n")
     assert card.data.eval_results is None  # not evaluated: no results to claim

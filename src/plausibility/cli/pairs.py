@@ -2,9 +2,12 @@
 
 import argparse
 import logging
+import sys
 from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from rich.console import Console
 
 from plausibility.cli.arguments import (
     add_load_options,
@@ -13,7 +16,6 @@ from plausibility.cli.arguments import (
     check_worker_options,
     load_options,
 )
-from plausibility.cli.console import results_console
 from plausibility.errors import CommandLineError, PlausibilityError
 from plausibility.lm.protocol import DEFAULT_PLL, PLL_METRICS
 from plausibility.minimal_pairs.registry import METRICS
@@ -154,7 +156,8 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.dump_tokens is not None:
         write_token_scores({lm: scores.pieces for lm, scores in scored.items()}, args.dump_tokens)
-    console = results_console()  # natural width when piped: a folded comparison name is hard to grep
+    # Wide when piped: a folded comparison name is hard to grep.
+    console = Console(width=None if sys.stdout.isatty() else 160)
     console.print(results_table(runs, per_group=per_group))
     for lm, result in runs.items():
         for role, value in result.mean_scores.items():
