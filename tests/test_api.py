@@ -86,4 +86,4 @@ def test_every_door_gives_one_answer_per_triple_inflected_words_included(
         )
         assert record["score"] == score == table["score"][one] == through_cli["score"][one]
         assert record["probability"] == probability == table["probability"][one] == through_cli["probability"][one]
-    assert scorer.answers(events)[0]["score"] == scores[0]
+    assert scorer.records(events)[0]["score"] == scores[0]

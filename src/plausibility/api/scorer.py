@@ -72,6 +72,9 @@ class Scorer:
     they read the benchmarks' events as written, as `plausibility evaluate` does.
     """
 
+    # The fields of a record that say where it came from, after the event's own.
+    PROVENANCE = ("model", "shipped_models", "probability_mapping", "precision")
+
     def __init__(
         self, scorer: TripleScorer, spec: str, min_depth: int | None = None, precision: str = "float32"
     ) -> None:
@@ -140,9 +143,9 @@ class Scorer:
         """Each event's abstraction grid with every cell's probability: what `explain` ranks, for drawing it."""
         return grid_probabilities(self.scorer, self.as_scored(triples, as_given), min_depth=self.min_depth)
 
-    def answers(self, triples: Iterable[TripleLike], as_given: bool = False) -> list[dict[str, object]]:
-        """Each event's record as `plausibility score S V O --json` gives it: the words as given, the score and
-        probability, the lemmas scored (`lemmatised`: whether any word changed) and the coverage `flags`."""
+    def _answers(self, triples: Iterable[TripleLike], as_given: bool = False) -> list[dict[str, object]]:
+        """Each event's own fields: the words as given, the score and probability, the lemmas scored
+        (`lemmatised`: whether any word changed) and the coverage `flags`."""
         given = as_triples(triples)
         lemmas = None if as_given else self._lemmas
         table = score_triples(self.scorer, given, lemmas, annotators=[coverage_flags(self.scorer)])
@@ -153,8 +156,10 @@ class Scorer:
     ) -> list[dict[str, object]]:
         """Each event's JSON object as `plausibility score S V O --json` prints it, and the HTTP API gives it.
 
-        `answers` with the model's name, the versions of the shipped models it reads and what its probability
-        means, so a record read alone says where it came from; with `explain` (always for a ConceptMax, whose
+        The words as given, the score and probability, the lemmas scored (`lemmatised`: whether any word
+        changed) and the coverage `flags`, then (`PROVENANCE`) the model's name, the versions of the shipped
+        models it reads, what its probability means and the precision it ran in, so a record read alone says
+        where it came from; with `explain` (always for a ConceptMax, whose
         score is its best abstraction) the `explanation` as `Explanation.record` gives it.
         """
         given = as_triples(triples)
@@ -164,7 +169,7 @@ class Scorer:
             "probability_mapping": self.probability_mapping,
             "precision": self.precision,
         }
-        records = [{**answer, **shared} for answer in self.answers(given, as_given)]
+        records = [{**answer, **shared} for answer in self._answers(given, as_given)]
         if explain or explains_itself(self.scorer):
             for record, explanation in zip(records, self.explain(given, top, as_given), strict=True):
                 record["explanation"] = explanation.record()
@@ -174,7 +179,7 @@ class Scorer:
         return records
 
     def table_columns(self, as_given: bool = False, explain: bool = False) -> TripleColumns:
-        """What `score_file` adds to each row: `answers`' columns, and with `explain` (always for a ConceptMax)
+        """What `score_file` adds to each row: a record's own fields, and with `explain` (always for a ConceptMax)
         the abstraction that scores highest and its probability."""
         annotators: list[Annotator] = [coverage_flags(self.scorer)]
         if explain or explains_itself(self.scorer):

@@ -247,7 +247,9 @@ def _answer(args: argparse.Namespace, scorer: "Scorer") -> int:
         (record,) = scorer.records([args.words], args.as_given, explaining, args.top)
         print(json.dumps(record, ensure_ascii=False))
         return 0
-    (record,) = scorer.answers([args.words], as_given=args.as_given)
+    (record,) = scorer.records([args.words], as_given=args.as_given)
+    shown_elsewhere = (*scorer.PROVENANCE, "explanation")  # said above and below the table
+    record = {key: value for key, value in record.items() if key not in shown_elsewhere}
     explanation = None
     if explaining:
         (explanation,) = scorer.explain([args.words], top=args.top, as_given=args.as_given)
