@@ -7,7 +7,8 @@ model.
 
 from importlib import import_module
 
-from plausibility.api.scorer import Scorer, TripleLike, as_triples, load_scorer, score_file, scoring_pool
+from plausibility.api.scorer import Scorer, TripleLike, as_triples, load_scorer
+from plausibility.api.workers import score_file, scoring_pool
 
 # Loaded on first use: scoring one event should not wait for SciPy and the minimal-pair suites.
 _LAZY = {

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from plausibility.api.scorer import load_scorer, scoring_pool
+from plausibility.api.scorer import load_scorer
+from plausibility.api.workers import scoring_pool
 from plausibility.benchmarks.datasets import DATASETS, SPLITS, LabelledEvent, load_plausibility_set
 from plausibility.benchmarks.judged_set import DEFAULT_FILLERS
 from plausibility.benchmarks.registry import DEFAULT_BENCHMARKS, check_by, judged_sets

@@ -1,12 +1,9 @@
-"""A loaded scorer with the command line's verbs, and `score_file` and `scoring_pool` on worker processes."""
+"""`load_scorer` and `Scorer`: a loaded scorer with the command line's verbs, reading events as `score` does."""
 
 import math
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import Literal
 
 import numpy as np
 
@@ -29,10 +26,8 @@ from plausibility.query.triple_files import scored_word, triple_problem
 from plausibility.scorers.protocol import TripleScorer
 from plausibility.scorers.registry import build_scorer
 from plausibility.scorers.shipped import DEFAULT_MODEL, shipped_versions
-from plausibility.scorers.spec import parse_spec
 from plausibility.scorers.stack import Reason, stack_of
 from plausibility.triple import TRIPLE_COLUMNS, Triple
-from plausibility.workers import pool_of, worker_devices
 
 TripleLike = Triple | tuple[str, str, str] | Sequence[str]
 
@@ -199,129 +194,16 @@ class Scorer:
         """`plausibility score --input SOURCE --output OUTPUT` in this process: streamed, order-keeping, each
         distinct triple scored once; into one file written all at once, or a folder of parts (a path with no
         suffix) that a rerun resumes. The table gets the columns of `table_columns`."""
-        identity = _run_identity(self.spec, as_given, explain, self.min_depth)
+        identity = run_identity(self.spec, as_given, explain, self.min_depth)
         return score_table(
             self.table_columns(as_given, explain), Path(source), Path(output), chunk_size, skip_invalid, progress,
             identity,
         )  # fmt: skip
 
 
-def _run_identity(spec: str, as_given: bool, explain: bool, min_depth: int | None) -> dict[str, object]:
+def run_identity(spec: str, as_given: bool, explain: bool, min_depth: int | None) -> dict[str, object]:
     """What a part folder records of the run that writes it: one process or many, a rerun must match it."""
     return {"model": spec, "as_given": as_given, "explain": explain, "min_depth": min_depth}
-
-
-@dataclass(frozen=True)
-class _WorkerColumns:
-    """What a worker process builds its `TripleColumns` from: a SPEC and options, never a loaded model."""
-
-    spec: str
-    device: str | None
-    dtype: DType | None
-    batch_size: int | None
-    min_depth: int | None
-    as_given: bool
-    explain: bool
-
-    def __call__(self) -> TripleColumns:
-        scorer = load_scorer(
-            self.spec, device=self.device, dtype=self.dtype, batch_size=self.batch_size, min_depth=self.min_depth
-        )
-        return scorer.table_columns(self.as_given, self.explain)
-
-
-@dataclass(frozen=True)
-class _WorkerScore:
-    """What a worker process builds its `score` from: a SPEC and options, never a loaded model."""
-
-    spec: str
-    device: str | None
-    dtype: DType | None
-    batch_size: int | None
-    with_probability: bool = False
-
-    def __call__(self) -> Callable[[Sequence[Triple]], np.ndarray]:
-        scorer = load_scorer(self.spec, device=self.device, dtype=self.dtype, batch_size=self.batch_size).scorer
-        if not self.with_probability:
-            return scorer.score
-
-        def score_and_probability(triples: Sequence[Triple]) -> np.ndarray:
-            scores = np.asarray(scorer.score(triples), dtype=np.float64)
-            return np.column_stack([scores, scorer.to_probability(scores)])  # (n, 2)
-
-        return score_and_probability
-
-
-@contextmanager
-def scoring_pool(
-    spec: str | None = None,
-    *,
-    workers: int = 1,
-    device: str | None = None,
-    devices: int | None = None,
-    dtype: DType | None = None,
-    batch_size: int | None = None,
-    with_probability: bool = False,
-) -> Iterator[Callable[[Sequence[Sequence[Triple]]], list[np.ndarray]]]:
-    """A function that scores units of triples with a SPEC, each unit in one call to its `score`, results in order:
-    in this process with one worker, else on `workers` processes (or one per GPU with `device="cuda"` and
-    `devices=N`) that each load the model once, for as long as the `with` block lasts. With `with_probability`,
-    each unit's result is `(n, 2)`: the scores and their probabilities.
-
-    A unit is scored alike wherever it goes, so the scores are those of one process, up to the float rounding
-    of the cores each worker is given.
-    """
-    spec = spec or DEFAULT_MODEL
-    parse_spec(spec)  # a bad SPEC fails here, in one line, before any worker starts
-    factories = [
-        _WorkerScore(spec, place, dtype, batch_size, with_probability)
-        for place in worker_devices(workers, device, devices)
-    ]
-    with pool_of(factories) as pool:
-        yield lambda units: [np.asarray(scores, dtype=np.float64) for scores in pool.map([list(u) for u in units])]
-
-
-def score_file(
-    source: Path | str,
-    output: Path | str,
-    spec: str | None = None,
-    *,
-    engine: Literal["local", "ray"] = "local",
-    workers: int = 1,
-    device: str | None = None,
-    devices: int | None = None,
-    dtype: DType | None = None,
-    batch_size: int | None = None,
-    min_depth: int | None = None,
-    chunk_size: int = 4096,
-    skip_invalid: bool = False,
-    as_given: bool = False,
-    explain: bool = False,
-    progress: bool = False,
-) -> BatchResult:
-    """`Scorer.score_file` on several worker processes, each loading the model once: `workers` on the CPU, or
-    one per GPU with `device="cuda"` and `devices=N` (worker i on `cuda:i`). Chunks are shared out between
-    the workers; the table written is the one a single process writes (in order, each distinct triple scored
-    once), up to the float rounding of batches formed apart.
-
-    With `engine="ray"`, `source` is a file, a folder or a glob of Parquet/CSV/TSV/JSONL tables, scored on the Ray
-    cluster `RAY_ADDRESS` names (a local Ray otherwise) by `workers` actors (default: every CPU of the
-    cluster; one GPU each with a `cuda` device), into the part folder `output`, a part per input file.
-    """
-    spec = spec or DEFAULT_MODEL
-    parse_spec(spec)  # a bad SPEC fails here, in one line, before any worker starts
-    placed = worker_devices(workers, device, devices)
-    factories = [_WorkerColumns(spec, place, dtype, batch_size, min_depth, as_given, explain) for place in placed]
-    identity = _run_identity(spec, as_given, explain, min_depth)
-    if engine == "ray":
-        from plausibility.query.ray_scoring import score_with_ray
-
-        gpus = 1 if (device or "").startswith("cuda") else 0
-        return score_with_ray(
-            str(source), Path(output), factories[0], chunk_size, skip_invalid, identity,
-            workers if workers > 1 else None, gpus,
-        )  # fmt: skip
-    return score_table(factories, Path(source), Path(output), chunk_size, skip_invalid, progress, identity)
 
 
 def _plain(value: object) -> object:
