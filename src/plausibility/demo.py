@@ -128,7 +128,7 @@ def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> Demo
     from plausibility.minimal_pairs.suite_runner import run_suite
     from plausibility.models.training import run_lightning
     from plausibility.query.explain import at_min_depth, explain, grid_source
-    from plausibility.scorers.registry import LM_BATCH_SIZE
+    from plausibility.scorers.kinds import LM_BATCH_SIZE
 
     options = {"device": settings.load.device, "dtype": settings.load.dtype, "batch_size": settings.load.batch_size}
     output = settings.output

@@ -15,7 +15,7 @@ from plausibility.minimal_pairs.suite_runner import run_suite
 from plausibility.minimal_pairs.text_scores import TextScores, TextWorker
 from plausibility.minimal_pairs.unigram_corpus import suite_corpus
 from plausibility.resources.causal_lm import DEFAULT_CAUSAL_LM
-from plausibility.scorers.registry import LM_BATCH_SIZE
+from plausibility.scorers.kinds import LM_BATCH_SIZE
 from plausibility.workers import pool_of, worker_devices
 
 

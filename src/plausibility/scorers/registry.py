@@ -6,7 +6,8 @@ offline scorer by the fit shipped in `data/calibration/`, any other by a fit on 
 first probability and cached. `uncalibrated:<SPEC>` keeps the scorer's own map of its scores. Scores,
 rankings and AUC are the same either way.
 
-Every factory imports what it needs when called, so naming one scorer never loads another's dependencies.
+The kinds a SPEC names as `name[:argument]` are registered in `plausibility.scorers.kinds`; every factory imports
+what it needs when called, so naming one scorer never loads another's dependencies.
 """
 
 from collections.abc import Callable
@@ -15,54 +16,15 @@ from pathlib import Path
 
 from plausibility.devices import DType, LoadOptions, fast_precision
 from plausibility.models.model_folder import CALIBRATION
-from plausibility.resources.paths import bundled_triples
 from plausibility.scorers.calibrated import calibrate, uncalibrated
 from plausibility.scorers.calibration import Calibration
 from plausibility.scorers.calibration_store import calibrated, calibration_for
+from plausibility.scorers.kinds import KINDS
 from plausibility.scorers.protocol import GridSearcher, TripleScorer
 from plausibility.scorers.shipped import DEFAULT_MODEL, ensemble_spec, model_folder, stack_config
-from plausibility.scorers.spec import ScorerKind, ScorerSpec, parse_spec, stamps
-
-# Sequences per forward pass of a language model when the options name none.
-LM_BATCH_SIZE = 32
+from plausibility.scorers.spec import ScorerSpec, parse_spec, stamps
 
 Factory = Callable[[ScorerSpec, LoadOptions], TripleScorer]
-
-
-def _triples(spec: ScorerSpec) -> Path:
-    """The triples file a counted baseline reads: the SPEC's, else the bundled training triples."""
-    return Path(spec.source) if spec.source else bundled_triples()
-
-
-def _ngram(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
-    from plausibility.baselines.ngram import BigramCounts, NgramScorer
-    from plausibility.corpus.artefacts import read_count_table
-
-    return NgramScorer(BigramCounts.from_table(read_count_table(_triples(spec))))
-
-
-def _resnik(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
-    from plausibility.baselines.resnik import ResnikScorer, wordnet_sense_chains
-    from plausibility.corpus.artefacts import read_counts
-
-    return ResnikScorer.fit(read_counts(_triples(spec)), wordnet_sense_chains())
-
-
-def _zero_shot(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
-    from plausibility.baselines.zero_shot import ZeroShotScorer
-    from plausibility.lm import load_lm_scorer
-    from plausibility.lm.protocol import MaskedLanguageModel
-    from plausibility.resources.causal_lm import DEFAULT_CAUSAL_LM
-
-    lm = load_lm_scorer(
-        spec.source or DEFAULT_CAUSAL_LM,
-        batch_size=options.batch_size or LM_BATCH_SIZE,
-        device=options.device,
-        dtype=options.dtype or "float32",
-        pll=spec.pll,
-    )
-    default = "masked" if isinstance(lm, MaskedLanguageModel) else "pmi"
-    return ZeroShotScorer(lm, spec.variant or default)
 
 
 def _trained(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
@@ -71,28 +33,14 @@ def _trained(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
     return load_trained(str(spec.source), options)
 
 
-def _glove_mlp(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
-    from plausibility.baselines.glove_mlp import GloveMlpNet
-    from plausibility.scorers.trained import load_trained
-
-    return load_trained(str(spec.source), options, expect=GloveMlpNet)
-
-
 def _shipped_net(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
     from plausibility.scorers.trained import load_trained
 
     return load_trained(model_folder(str(spec.source)), options)
 
 
-FACTORIES: dict[ScorerKind, Factory] = {
-    "ngram": _ngram,
-    "resnik": _resnik,
-    "zero-shot": _zero_shot,
-    "glove-mlp": _glove_mlp,
-    "checkpoint": _trained,
-    "folder": _trained,
-    "shipped": _shipped_net,
-}
+# The factories of the forms that name files and shipped nets; every other kind's is its `Kind.build`.
+FACTORIES: dict[str, Factory] = {"checkpoint": _trained, "folder": _trained, "shipped": _shipped_net}
 
 
 def _folder(spec: ScorerSpec) -> Path:
@@ -178,7 +126,8 @@ def _build(
             return calibrate(ensemble, own)
         return _build(parse_spec(written), options, calibrate_probabilities, loaded, member)
     if str(spec) not in loaded:
-        loaded[str(spec)] = FACTORIES[spec.kind](spec, options)
+        factory = KINDS[spec.kind].build if spec.kind in KINDS else FACTORIES[spec.kind]
+        loaded[str(spec)] = factory(spec, options)
     scorer = loaded[str(spec)]
     if not calibrate_probabilities:
         return uncalibrated(scorer)

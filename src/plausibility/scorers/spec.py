@@ -11,10 +11,11 @@ The forms, tried in this order:
 - `default`, `roberta`, `conceptmax`: a model shipped under `data/models/<name>` (`plausibility models` lists them);
 - `<path>.ckpt`: a checkpoint written by `plausibility fit`;
 - a folder written by `plausibility export` (one holding `model.safetensors`);
-- `ngram[:<triples>]`, `resnik[:<triples>]`: a baseline counted from a triples file (default: the bundled one);
-- `glove-mlp:<path>.ckpt`: a checkpoint that must hold a GloVe+MLP net;
-- `zero-shot[:<lm>][@<variant>][?pll=<metric>]`: a language model, untrained (default: the offline causal LM,
-  variant pmi for a causal LM, masked for a masked one); a masked LM's texts are scored by pseudo-log-likelihood,
+- a kind registered in `plausibility.scorers.kinds`, `name[:argument]`: `ngram[:<triples>]` and
+  `resnik[:<triples>]`, baselines counted from a triples file (default: the bundled one);
+  `glove-mlp:<path>.ckpt`, a checkpoint that must hold a GloVe+MLP net;
+  `zero-shot[:<lm>][@<variant>][?pll=<metric>]`, a language model, untrained (default: the offline causal LM,
+  variant pmi for a causal LM, masked for a masked one), a masked LM's texts scored by pseudo-log-likelihood,
   `word-l2r` unless `?pll=original` says otherwise.
 """
 
@@ -22,50 +23,31 @@ import hashlib
 import json
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal, cast
+from typing import Literal
 
-from plausibility.baselines.zero_shot import ZERO_SHOT_VARIANTS, ZeroShotVariant
+from plausibility.baselines.zero_shot import ZeroShotVariant
 from plausibility.checksums import tree_sha256, tree_stamps
-from plausibility.errors import PlausibilityError, ResourceMissingError, UnknownNameError
-from plausibility.lm.protocol import PLL_METRICS, PLLMetric
+from plausibility.errors import PlausibilityError, UnknownNameError
+from plausibility.lm.protocol import PLLMetric
 from plausibility.models.model_folder import ModelFolder
-from plausibility.resources.paths import bundled_triples, data_dir, shipped_models
+from plausibility.resources.paths import data_dir, shipped_models
+from plausibility.scorers.kinds import KINDS
 
-ScorerKind = Literal[
-    "ngram",
-    "resnik",
-    "zero-shot",
-    "glove-mlp",
-    "checkpoint",
-    "folder",
-    "shipped",
-    "conceptmax",
-    "uncalibrated",
-    "event",
-    "ensemble",
-]
-# Names that take an argument after the first colon; the wrappers take a whole SPEC.
-NAMED = ("ngram", "resnik", "zero-shot", "glove-mlp")
+# The forms every SPEC can take beside the registered kinds (`KINDS`): files, shipped names and wrappers.
+ScorerKind = Literal["checkpoint", "folder", "shipped", "conceptmax", "uncalibrated", "event", "ensemble"] | str
+# The wrappers take a whole SPEC after the first colon.
 WRAPPERS = ("conceptmax", "uncalibrated", "event")
 _WRAPPER_NEEDS = {
     "conceptmax": "conceptmax needs the scorer to wrap, e.g. conceptmax:zero-shot",
     "uncalibrated": "uncalibrated needs the scorer to wrap, e.g. uncalibrated:zero-shot",
     "event": "event needs the ConceptMax model to read at its event, e.g. event:conceptmax",
 }
-# Every form, as an unknown SPEC's error lists them (with the shipped models' names).
-FORMS = (
-    "conceptmax:<SPEC>",
-    "ensemble:[<W>*]<SPEC>+[<W>*]<SPEC>",
-    "event:<SPEC>",
-    "glove-mlp:<path>.ckpt",
-    "ngram[:<triples>]",
-    "resnik[:<triples>]",
-    "uncalibrated:<SPEC>",
-    "zero-shot[:<lm>][@<variant>][?pll=<metric>]",
-    "<path>.ckpt",
-    "<exported folder>",
-)
-# The file name an exported folder holds its weights in (`plausibility.models.model_folder.WEIGHTS`).
+
+
+def known_forms() -> tuple[str, ...]:
+    """Every form a SPEC can take, as an unknown SPEC's error lists them (with the shipped models' names)."""
+    wrappers = ["conceptmax:<SPEC>", "ensemble:[<W>*]<SPEC>+[<W>*]<SPEC>", "event:<SPEC>", "uncalibrated:<SPEC>"]
+    return (*sorted(wrappers + [kind.form for kind in KINDS.values()]), "<path>.ckpt", "<exported folder>")
 
 
 @dataclass(frozen=True)
@@ -110,23 +92,6 @@ class ScorerSpec:
         return text
 
 
-def _zero_shot(argument: str) -> ScorerSpec:
-    argument, question, query = argument.partition("?")
-    pll = None
-    if question:
-        key, equals, pll = query.partition("=")
-        if key != "pll" or not equals:
-            raise PlausibilityError(f"zero-shot option {query!r} is not known; the one option is ?pll=<metric>")
-        if pll not in PLL_METRICS:
-            raise UnknownNameError("PLL metric", pll, PLL_METRICS)
-    lm, at, variant = argument.rpartition("@")
-    if not at:
-        lm, variant = argument, ""
-    if variant and variant not in ZERO_SHOT_VARIANTS:
-        raise UnknownNameError("zero-shot variant", variant, ZERO_SHOT_VARIANTS)
-    return ScorerSpec("zero-shot", lm or None, cast(ZeroShotVariant, variant) or None, cast(PLLMetric | None, pll))
-
-
 def _weighted_member(part: str) -> tuple[float, ScorerSpec]:
     """`2*zero-shot` -> (2.0, zero-shot); a part with no number before its first `*` has weight 1."""
     number, star, rest = part.partition("*")
@@ -168,21 +133,14 @@ def parse_spec(text: str) -> ScorerSpec:
         return ScorerSpec("shipped", spec)
     if spec in WRAPPERS:
         raise PlausibilityError(_WRAPPER_NEEDS[spec])
-    # `glove-mlp:<path>.ckpt` names a factory, not a bare checkpoint
-    if spec.endswith(".ckpt") and name not in NAMED:
+    # `glove-mlp:<path>.ckpt` names a kind, not a bare checkpoint
+    if spec.endswith(".ckpt") and name not in KINDS:
         return ScorerSpec("checkpoint", spec)
-    if Path(spec).is_dir() and (ModelFolder(spec).holds_net or name not in NAMED):
+    if Path(spec).is_dir() and (ModelFolder(spec).holds_net or name not in KINDS):
         return ScorerSpec("folder", spec)
-    if name not in NAMED:
-        raise UnknownNameError("model", spec, (*FORMS, *shipped_models()))
-    if name == "zero-shot":
-        return _zero_shot(argument)
-    if name == "glove-mlp" and not argument:
-        raise ResourceMissingError(
-            "glove-mlp needs a trained checkpoint: plausibility fit --config configs/models/glove_mlp.yaml, "
-            "then use glove-mlp:<path>.ckpt"
-        )
-    return ScorerSpec(name, argument or None)  # type: ignore[arg-type]
+    if name not in KINDS:
+        raise UnknownNameError("model", spec, (*known_forms(), *shipped_models()))
+    return ScorerSpec(name, **KINDS[name].fields(argument))  # type: ignore[arg-type]
 
 
 def canonical(spec: ScorerSpec) -> ScorerSpec:
@@ -209,13 +167,11 @@ def named_files(spec: ScorerSpec) -> list[Path]:
         return named_files(spec.inner)
     if spec.members:
         return [path for member in spec.members for path in named_files(member)]
-    if spec.kind in ("checkpoint", "folder", "glove-mlp") and spec.source:
+    if spec.kind in ("checkpoint", "folder") and spec.source:
         return [Path(spec.source)]
     if spec.kind == "shipped" and spec.source:
         return [data_dir() / "models" / spec.source]
-    if spec.kind in ("ngram", "resnik"):
-        return [Path(spec.source) if spec.source else bundled_triples()]
-    return []
+    return KINDS[spec.kind].files(spec.source) if spec.kind in KINDS else []
 
 
 def fingerprint(spec: ScorerSpec) -> str:
