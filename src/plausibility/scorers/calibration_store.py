@@ -17,7 +17,6 @@ from plausibility.checksums import file_sha256
 from plausibility.errors import ResourceChangedError
 from plausibility.models.model_folder import CALIBRATION
 from plausibility.resources.paths import bundled_pairs, cache_dir, data_dir, shipped_models
-from plausibility.scorers.calibrated import calibrate, is_calibrated
 from plausibility.scorers.calibration import Calibration, fit_calibration
 from plausibility.scorers.protocol import HeldOutScorer, TripleScorer
 from plausibility.scorers.shipped import ensemble_spec
@@ -79,15 +78,3 @@ def calibration_for(
     calibration = fit_calibration(scorer, pairs, DEFAULT_CALIBRATION_PAIRS)
     calibration.save(cached)
     return calibration
-
-
-def calibrated(spec: ScorerSpec, scorer: TripleScorer) -> TripleScorer:
-    """SPEC's scorer with calibrated probabilities: its own calibration if it has one, else `calibration_for`'s.
-
-    The calibration is found (or fitted) the first time a probability is asked for, from the files as they were
-    when the scorer was built.
-    """
-    if is_calibrated(scorer):
-        return scorer
-    loaded_from = stamps(spec)
-    return calibrate(scorer, lambda: calibration_for(spec, scorer, loaded_from))

@@ -18,7 +18,7 @@ from plausibility.devices import DType, LoadOptions, fast_precision
 from plausibility.models.model_folder import CALIBRATION
 from plausibility.scorers.calibrated import calibrate, uncalibrated
 from plausibility.scorers.calibration import Calibration
-from plausibility.scorers.calibration_store import calibrated, calibration_for
+from plausibility.scorers.calibration_store import calibration_for
 from plausibility.scorers.kinds import KINDS
 from plausibility.scorers.protocol import GridSearcher, TripleScorer
 from plausibility.scorers.shipped import DEFAULT_MODEL, ensemble_spec, model_folder, stack_config
@@ -57,9 +57,20 @@ def _own_calibration(spec: ScorerSpec, member: bool) -> Calibration | None:
     return own if not member or own.target == "pairs" else None
 
 
+# What calibrates a scorer: a calibration, or a function that finds (or fits) one the first time it is needed.
+CalibrationSource = Calibration | Callable[[], Calibration]
+
+
+def _found(spec: ScorerSpec, scorer: TripleScorer) -> CalibrationSource:
+    """The calibration the store holds for SPEC's scorer (shipped, cached or fitted on training pairs), found the
+    first time a probability is asked for, from the files as they were when the scorer was built."""
+    loaded_from = stamps(spec)
+    return lambda: calibration_for(spec, scorer, loaded_from)
+
+
 def _stack(
-    folder: Path, config: dict, options: LoadOptions, calibrate_probabilities: bool, loaded: dict[str, TripleScorer]
-) -> TripleScorer:
+    folder: Path, config: dict, options: LoadOptions, loaded: dict[str, TripleScorer]
+) -> tuple[TripleScorer, Callable[[], CalibrationSource]]:
     """A stacked model's folder: its members built as an ensemble's are, its language model in the precision
     asked for, else `fast_precision` (a stack without one: float32), and the calibration of that precision (its
     nets stay in float32: the calibrations were fitted so)."""
@@ -74,7 +85,41 @@ def _stack(
         return _build(parsed, own, True, loaded, member=True)
 
     stack = load_stack(folder, config, {text: member(text) for text in config["members"]}, precision)
-    return calibrate(stack, stack_calibration(folder, precision)) if calibrate_probabilities else stack
+    return stack, lambda: stack_calibration(folder, precision)
+
+
+def _assembled(
+    spec: ScorerSpec, options: LoadOptions, loaded: dict[str, TripleScorer], member: bool
+) -> tuple[TripleScorer, Callable[[], CalibrationSource]]:
+    """SPEC's scorer with its own map of scores to probabilities, and what chooses the calibration that applies to
+    it (called only where the scorer is calibrated: a stack being exported has no calibration yet).
+
+    `event:` unwraps a ConceptMax: the scorer inside it (a ConceptMax model's net), calibrated on its own scores of
+    events, since the model's calibration was fitted on its maxima. `ensemble:` averages its members' calibrated
+    log-odds and is calibrated again as a whole. A stacked folder carries a calibration per precision; a shipped
+    or exported ensemble (the default 1.x) its own, else the store's for the SPEC its folder names. Any other
+    scorer takes its folder's own calibration where it applies (`_own_calibration`), else the store's.
+    """
+    if spec.kind == "event":
+        inner = _build(spec.inner, options, False, loaded, member)  # type: ignore[arg-type]
+        scorer = inner.searched if isinstance(inner, GridSearcher) else inner
+        return scorer, lambda: _found(spec, scorer)
+    if spec.kind == "ensemble":
+        from plausibility.scorers.ensemble import EnsembleScorer
+
+        members = [_build(part, options, True, loaded, member=True) for part in spec.members]
+        ensemble = EnsembleScorer(members, [str(part) for part in spec.members], spec.weights)
+        return ensemble, lambda: _found(spec, ensemble)
+    if spec.kind in ("shipped", "folder") and (config := stack_config(_folder(spec))) is not None:
+        return _stack(_folder(spec), config, options, loaded)
+    if spec.kind in ("shipped", "folder") and (written := ensemble_spec(_folder(spec))) is not None:
+        ensemble, found = _assembled(parse_spec(written), options, loaded, member)
+        return ensemble, lambda: _own_calibration(spec, member) or found()
+    if str(spec) not in loaded:
+        factory = KINDS[spec.kind].build if spec.kind in KINDS else FACTORIES[spec.kind]
+        loaded[str(spec)] = factory(spec, options)
+    scorer = uncalibrated(loaded[str(spec)])
+    return scorer, lambda: _own_calibration(spec, member) or _found(spec, scorer)
 
 
 def _build(
@@ -84,19 +129,15 @@ def _build(
     loaded: dict[str, TripleScorer] | None = None,
     member: bool = False,
 ) -> TripleScorer:
-    """The scorer of a parsed SPEC, loaded as `options` say, with calibrated probabilities unless told not to.
+    """The scorer of a parsed SPEC, loaded as `options` say, with calibrated probabilities unless told not to:
+    the one place a calibration is applied (`_assembled` says which).
 
     `loaded` holds what the factories built so far, by SPEC, so that the members of one ensemble that read
     the same model (`event:conceptmax+conceptmax`) share one copy of it: wrappers never change what they wrap.
     An ensemble's members (`member`) are calibrated on training pairs, so that their log-odds share one scale
-    whatever their own calibrations are.
-
-    `conceptmax:` wraps the inner scorer, over its training lexicon (else the bundled one); the maximum of
-    calibrated probabilities is the calibrated probability of the maximum, so calibrating inside is enough.
-    `event:` unwraps it again: the scorer inside a ConceptMax (a ConceptMax model's net), calibrated on its
-    own scores of events, since the model's calibration was fitted on its maxima.
-    `ensemble:` averages its members' calibrated log-odds and is calibrated again as a whole (`uncalibrated:`
-    keeps the mean's own sigmoid). A shipped ensemble (the default) is built from the SPEC its folder names.
+    whatever their own calibrations are. `uncalibrated:` keeps the scorer's own map. `conceptmax:` wraps the inner
+    scorer, over its training lexicon (else the bundled one): the maximum of calibrated probabilities is the
+    calibrated probability of the maximum, so the inner scorer's calibration is the wrapper's.
     """
     loaded = {} if loaded is None else loaded
     if spec.kind == "uncalibrated":
@@ -107,35 +148,8 @@ def _build(
 
         inner = _build(spec.inner, options, calibrate_probabilities, loaded, member)  # type: ignore[arg-type]
         return inner if isinstance(inner, GridSearcher) else ConceptMax(inner, lexicon_of(inner.lexicon))
-    if spec.kind == "event":
-        inner = _build(spec.inner, options, False, loaded, member)  # type: ignore[arg-type]
-        scorer = inner.searched if isinstance(inner, GridSearcher) else inner
-        return calibrated(spec, scorer) if calibrate_probabilities else scorer
-    if spec.kind == "ensemble":
-        from plausibility.scorers.ensemble import EnsembleScorer
-
-        members = [_build(part, options, True, loaded, member=True) for part in spec.members]
-        ensemble = EnsembleScorer(members, [str(part) for part in spec.members], spec.weights)
-        return calibrated(spec, ensemble) if calibrate_probabilities else ensemble
-    if spec.kind in ("shipped", "folder") and (config := stack_config(_folder(spec))) is not None:
-        return _stack(_folder(spec), config, options, calibrate_probabilities, loaded)
-    if spec.kind in ("shipped", "folder") and (written := ensemble_spec(_folder(spec))) is not None:
-        ensemble = _build(parse_spec(written), options, False, loaded, member)
-        own = _own_calibration(spec, member) if calibrate_probabilities else None
-        if own is not None:  # an exported ensemble's own calibration (the default's: on human judgements)
-            return calibrate(ensemble, own)
-        return _build(parse_spec(written), options, calibrate_probabilities, loaded, member)
-    if str(spec) not in loaded:
-        factory = KINDS[spec.kind].build if spec.kind in KINDS else FACTORIES[spec.kind]
-        loaded[str(spec)] = factory(spec, options)
-    scorer = loaded[str(spec)]
-    if not calibrate_probabilities:
-        return uncalibrated(scorer)
-    own = _own_calibration(spec, member)
-    if own is not None:
-        return calibrate(scorer, own)
-    loaded_from = stamps(spec)
-    return calibrate(scorer, lambda: calibration_for(spec, scorer, loaded_from))
+    scorer, chosen = _assembled(spec, options, loaded, member)
+    return calibrate(scorer, chosen()) if calibrate_probabilities else scorer
 
 
 def build_scorer(
