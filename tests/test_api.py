@@ -87,3 +87,14 @@ def test_every_door_gives_one_answer_per_triple_inflected_words_included(
         assert record["score"] == score == table["score"][one] == through_cli["score"][one]
         assert record["probability"] == probability == table["probability"][one] == through_cli["probability"][one]
     assert scorer.records(events)[0]["score"] == scores[0]
+
+
+def test_every_api_name_is_the_function_whatever_was_imported_first() -> None:
+    import importlib
+
+    import plausibility
+
+    for module in ("scorer", "workers", "evaluation", "minimal_pairs"):
+        importlib.import_module(f"plausibility.api.{module}")  # a submodule named like a function would shadow it
+    for name in ("consistency", "evaluate", "load_lm_scorer", "load_scorer", "pairs", "score_file"):
+        assert callable(getattr(plausibility, name)) and not isinstance(getattr(plausibility, name), type(plausibility))

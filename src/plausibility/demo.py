@@ -109,7 +109,7 @@ def _lieder_markdown(rows: Sequence["ComparisonResult"]) -> str:
 
 def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> DemoResult:
     """Train, evaluate (AUC, CCΔ / LER), explain the example queries, run LIEDER base; write `report.md`."""
-    from plausibility.api import load_scorer
+    from plausibility.api import load_scorer, pairs
     from plausibility.benchmarks.datasets import DATASETS
     from plausibility.evaluation.grids import score_grids
     from plausibility.evaluation.heatmap import save_heatmap
@@ -122,13 +122,10 @@ def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> Demo
         consistency_markdown,
         write_results_report,
     )
-    from plausibility.lm import load_lm_scorer
     from plausibility.minimal_pairs.suite_config import load_suite
     from plausibility.minimal_pairs.suite_report import write_suite_report
-    from plausibility.minimal_pairs.suite_runner import run_suite
     from plausibility.models.training import run_lightning
     from plausibility.query.explain import at_min_depth, explain, grid_source
-    from plausibility.scorers.kinds import LM_BATCH_SIZE
 
     options = {"device": settings.load.device, "dtype": settings.load.dtype, "batch_size": settings.load.batch_size}
     output = settings.output
@@ -160,10 +157,7 @@ def run_demo(settings: DemoSettings, say: Callable[[str], None] = print) -> Demo
 
     with _stage("LIEDER base with the offline causal LM", seconds, say):
         suite = load_suite("lieder", "base")
-        lm = load_lm_scorer(
-            batch_size=settings.load.batch_size or LM_BATCH_SIZE, device=settings.load.device, dtype=settings.load.dtype
-        )
-        lieder, _ = run_suite(suite, scorer=lm, limit=settings.lieder_limit, seed=settings.seed)
+        lieder = pairs(suite, limit=settings.lieder_limit, seed=settings.seed, **options).result
         write_suite_report(
             {"offline default": lieder},
             suite.resolved,

@@ -15,8 +15,8 @@ _LAZY = {
     "Evaluation": "plausibility.api.evaluation",
     "consistency": "plausibility.api.evaluation",
     "evaluate": "plausibility.api.evaluation",
-    "PairsRun": "plausibility.api.pairs",
-    "pairs": "plausibility.api.pairs",
+    "PairsRun": "plausibility.api.minimal_pairs",
+    "pairs": "plausibility.api.minimal_pairs",
     "load_lm_scorer": "plausibility.lm",
 }
 

@@ -24,7 +24,7 @@ from plausibility.resources.causal_lm import DEFAULT_CAUSAL_LM
 from plausibility.version import __version__
 
 if TYPE_CHECKING:
-    from plausibility.api.pairs import PairsRun
+    from plausibility.api.minimal_pairs import PairsRun
     from plausibility.minimal_pairs.suite_config import SuiteConfig
 
 EPILOG = """examples:
@@ -119,7 +119,7 @@ def _values(text: str) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     # Scoring and reporting load SciPy and pandas: imported here, so `plausibility --help` and the other
     # commands start without them.
-    from plausibility.api.pairs import pairs
+    from plausibility.api.minimal_pairs import pairs
     from plausibility.minimal_pairs.readers import data_sha256
     from plausibility.minimal_pairs.score_table import read_scores, write_scores, write_token_scores
     from plausibility.minimal_pairs.suite_report import results_table, write_suite_report
@@ -183,8 +183,8 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def _score_with(lm: str, suite: "SuiteConfig", args: argparse.Namespace, options: dict, where: dict) -> "PairsRun":
-    """One language model's run on the suite (`plausibility.api.pairs`)."""
-    from plausibility.api.pairs import pairs
+    """One language model's run on the suite (`plausibility.api.minimal_pairs`)."""
+    from plausibility.api.minimal_pairs import pairs
     from plausibility.lm.loading import guess_kind
 
     pll = args.pll
