@@ -243,16 +243,11 @@ def _answer(args: argparse.Namespace, scorer: "Scorer") -> int:
     from plausibility.scorers.shipped import describe_model
 
     explaining = args.explain or explains_itself(scorer.scorer)
+    (record,) = scorer.records([args.words], args.as_given, explaining, args.top)
     if args.json:
-        (record,) = scorer.records([args.words], args.as_given, explaining, args.top)
         print(json.dumps(record, ensure_ascii=False))
         return 0
-    (record,) = scorer.records([args.words], as_given=args.as_given)
-    shown_elsewhere = (*scorer.PROVENANCE, "explanation")  # said above and below the table
-    record = {key: value for key, value in record.items() if key not in shown_elsewhere}
-    explanation = None
-    if explaining:
-        (explanation,) = scorer.explain([args.words], top=args.top, as_given=args.as_given)
+    explanation, reasons = record.pop("explanation", None), record.pop("reasons", [])
     console = results_console()
     console.print(f"model: {describe_model(scorer.spec)}", highlight=False, soft_wrap=True)
     console.print(f"probability: {scorer.probability_mapping}", highlight=False, soft_wrap=True)
@@ -261,13 +256,14 @@ def _answer(args: argparse.Namespace, scorer: "Scorer") -> int:
     table.add_column("field")
     table.add_column("value")
     for column, value in record.items():
-        table.add_row(str(column), f"{value:.4f}" if isinstance(value, float) else str(value))
+        if column not in scorer.PROVENANCE:  # said above the table
+            table.add_row(str(column), f"{value:.4f}" if isinstance(value, float) else str(value))
     console.print(table)
     if explanation is not None:
-        console.print(f"explained by: [bold]{explanation.best}[/bold] (probability {explanation.best_probability:.4f})")
-        for abstraction, probability in explanation.top:
-            console.print(f"  {probability:.4f}  {abstraction}")
-        (reasons,) = scorer.reasons([args.words], as_given=args.as_given)
-        for reason in reasons:
-            console.print(f"less plausible: {reason.text} ({reason.log_odds:+.2f} log-odds)", highlight=False)
+        best, probability = explanation["best"], explanation["best_probability"]
+        console.print(f"explained by: [bold]{best}[/bold] (probability {probability:.4f})")
+        for cell in explanation["top"]:
+            console.print(f"  {cell['probability']:.4f}  {cell['abstraction']}")
+    for reason in reasons:
+        console.print(f"less plausible: {reason['reason']} ({reason['log_odds']:+.2f} log-odds)", highlight=False)
     return 0
