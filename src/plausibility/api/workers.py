@@ -48,15 +48,10 @@ class _WorkerScore:
     with_probability: bool = False
 
     def __call__(self) -> Callable[[Sequence[Triple]], np.ndarray]:
+        from plausibility.evaluation.judged_scores import with_probabilities  # SciPy's: not for `score`'s start
+
         scorer = load_scorer(self.spec, device=self.device, dtype=self.dtype, batch_size=self.batch_size).scorer
-        if not self.with_probability:
-            return scorer.score
-
-        def score_and_probability(triples: Sequence[Triple]) -> np.ndarray:
-            scores = np.asarray(scorer.score(triples), dtype=np.float64)
-            return np.column_stack([scores, scorer.to_probability(scores)])  # (n, 2)
-
-        return score_and_probability
+        return with_probabilities(scorer) if self.with_probability else scorer.score
 
 
 @contextmanager

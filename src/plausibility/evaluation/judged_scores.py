@@ -47,14 +47,20 @@ class ScoredSet:
         return self.judged.table["label"].to_numpy()
 
 
+def with_probabilities(scorer: TripleScorer) -> Callable[[Sequence[Triple]], np.ndarray]:
+    """A function that gives triples' scores and their probabilities, `(n, 2)`."""
+
+    def score_and_probability(triples: Sequence[Triple]) -> np.ndarray:
+        scores = np.asarray(scorer.score(list(triples)), dtype=np.float64)
+        return np.column_stack([scores, scorer.to_probability(scores)])
+
+    return score_and_probability
+
+
 def units_of(scorer: TripleScorer) -> ScoreUnits:
     """`score_units` for a scorer in this process: each unit's scores and probabilities, `(n, 2)`."""
-
-    def score_units(units: Sequence[Sequence[Triple]]) -> list[np.ndarray]:
-        scored = [np.asarray(scorer.score(list(unit)), dtype=np.float64) for unit in units]
-        return [np.column_stack([scores, scorer.to_probability(scores)]) for scores in scored]
-
-    return score_units
+    score = with_probabilities(scorer)
+    return lambda units: [score(unit) for unit in units]
 
 
 def score_sets(
