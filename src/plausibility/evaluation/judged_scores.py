@@ -36,11 +36,12 @@ ScoreUnits = Callable[[Sequence[Sequence[Triple]]], list[np.ndarray]]
 
 @dataclass(frozen=True)
 class ScoredSet:
-    """A judged set with the score and probability of each of its events, in table order."""
+    """A judged set with the score of each of its events, in table order, and their probabilities where they were
+    asked for (accuracy at .5 needs them)."""
 
     judged: JudgedSet
     scores: np.ndarray
-    probabilities: np.ndarray
+    probabilities: np.ndarray | None
 
     @property
     def labels(self) -> np.ndarray:
@@ -57,10 +58,11 @@ def with_probabilities(scorer: TripleScorer) -> Callable[[Sequence[Triple]], np.
     return score_and_probability
 
 
-def units_of(scorer: TripleScorer) -> ScoreUnits:
-    """`score_units` for a scorer in this process: each unit's scores and probabilities, `(n, 2)`."""
-    score = with_probabilities(scorer)
-    return lambda units: [score(unit) for unit in units]
+def units_of(scorer: TripleScorer, probabilities: bool = True) -> ScoreUnits:
+    """`score_units` for a scorer in this process: each unit's scores and (`probabilities`) their probabilities,
+    `(n, 2)`. Without, no calibration is found or fitted for figures that need none."""
+    score = with_probabilities(scorer) if probabilities else lambda unit: scorer.score(list(unit))
+    return lambda units: [np.asarray(score(unit), dtype=np.float64) for unit in units]
 
 
 def score_sets(
@@ -69,10 +71,13 @@ def score_sets(
     fillers: Sequence[str] = DEFAULT_FILLERS,
     unit: int | None = None,
 ) -> list[ScoredSet]:
-    """Every set scored by `score_units` (which gives each event's score and probability), as
+    """Every set scored by `score_units` (which gives each event's score, or its score and probability), as
     `score_judged_sets` shares the work out."""
     values = score_judged_sets(score_units, sets, fillers, unit)
-    return [ScoredSet(judged, both[:, 0], both[:, 1]) for judged, both in zip(sets, values, strict=True)]
+    return [
+        ScoredSet(judged, both, None) if both.ndim == 1 else ScoredSet(judged, both[:, 0], both[:, 1])
+        for judged, both in zip(sets, values, strict=True)
+    ]
 
 
 def figures_of(

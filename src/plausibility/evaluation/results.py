@@ -85,8 +85,9 @@ def consistency_sample(n_events: int, settings: ReportSettings, dataset: str) ->
 
 
 def scored_halves(scorer: TripleScorer) -> list[ScoredSet]:
-    """Every half of Pep-3k and 20Q scored as `evaluate` scores it (each half in one call)."""
-    return score_sets(units_of(scorer), judged_sets(DATASETS, SPLITS))
+    """Every half of Pep-3k and 20Q scored as `evaluate` scores it (each half in one call); their AUC needs no
+    probabilities."""
+    return score_sets(units_of(scorer, probabilities=False), judged_sets(DATASETS, SPLITS))
 
 
 def auc_intervals(figures: Sequence[Figure]) -> dict[str, dict[str, AucInterval]]:
@@ -130,7 +131,8 @@ def evaluate_scorer(
 ) -> ModelResult:
     """AUC with bootstrap intervals on every half of Pep-3k and 20Q; CCΔ / LER too with `consistency`; the
     figures of each judged set (from files) too, all computed as `evaluate` computes them."""
-    scored = [*scored_halves(scorer), *score_sets(units_of(scorer), judged, settings.fillers)]
+    files = score_sets(units_of(scorer, probabilities=False), judged, settings.fillers)  # none asks for accuracy
+    scored = [*scored_halves(scorer), *files]
     figures = figures_of(scored, settings.by, settings.seed, settings.n_resamples, settings.confidence)
     return ModelResult(
         request.label,
