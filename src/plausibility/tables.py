@@ -24,7 +24,7 @@ from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.triple import TRIPLE_COLUMNS
 
 TableFormat = Literal["tsv", "csv", "jsonl", "parquet"]
-_SUFFIXES: dict[str, TableFormat] = {".tsv": "tsv", ".csv": "csv", ".jsonl": "jsonl", ".parquet": "parquet"}
+SUFFIXES: dict[str, TableFormat] = {".tsv": "tsv", ".csv": "csv", ".jsonl": "jsonl", ".parquet": "parquet"}
 # Other names a header may give a triple's columns, in any case.
 _ALIASES = {"subj": "subject", "predicate": "verb", "pred": "verb", "obj": "object"}
 
@@ -36,9 +36,9 @@ Row = tuple[int, Record | None, str | None]
 def table_format(path: Path) -> TableFormat:
     """The format a path's suffix names; anything else is an error that lists the known suffixes."""
     suffix = path.suffix.lower()
-    if suffix not in _SUFFIXES:
-        raise DataFormatError(f"{path}: unknown table format {suffix or '(no suffix)'!r}; use {', '.join(_SUFFIXES)}")
-    return _SUFFIXES[suffix]
+    if suffix not in SUFFIXES:
+        raise DataFormatError(f"{path}: unknown table format {suffix or '(no suffix)'!r}; use {', '.join(SUFFIXES)}")
+    return SUFFIXES[suffix]
 
 
 def column_name(name: str) -> str:

@@ -18,11 +18,8 @@ from plausibility.errors import DataFormatError, ResourceMissingError
 from plausibility.query.batch import BatchResult, TripleColumns, checked_invalid_lines
 from plausibility.query.part_folder import PartFolder
 from plausibility.query.triple_files import InvalidLine, read_triple_chunks
-from plausibility.tables import table_format
+from plausibility.tables import SUFFIXES, table_format
 from plausibility.triple import Triple
-
-# The table formats a folder or glob is searched for.
-SUFFIXES = (".parquet", ".csv", ".tsv", ".jsonl")
 
 
 def input_files(inputs: str) -> list[Path]:
