@@ -70,11 +70,8 @@ class ModelFolder:
     @property
     def card(self) -> Path:
         """Its card: `README.md`, or `MODEL_CARD.md` in a folder an earlier version wrote."""
-        return (
-            self.path / CARD
-            if (self.path / CARD).is_file() or not (self.path / OLD_CARD).is_file()
-            else (self.path / OLD_CARD)
-        )
+        old = self.path / OLD_CARD
+        return old if old.is_file() and not (self.path / CARD).is_file() else self.path / CARD
 
     def config(self) -> dict:
         """Its `config.yaml`."""

@@ -3,11 +3,10 @@ licence, base models, datasets, and each measured test AUC as an evaluation resu
 
 from collections.abc import Mapping
 
-import yaml
 from huggingface_hub import EvalResult, ModelCardData
 
 from plausibility.benchmarks.datasets import DATASET_TITLES
-from plausibility.models.model_folder import CONFIG
+from plausibility.models.model_folder import ModelFolder
 from plausibility.resources.causal_lm import DEFAULT_CAUSAL_LM
 from plausibility.scorers.shipped import model_folder, shipped_versions
 
@@ -30,8 +29,8 @@ def base_models(config: Mapping) -> list[str]:
     language model (the offline one where a zero-shot member names none)."""
     found = [_backbone(config)]
     for spec in [*config.get("members", ()), *([config["spec"]] if "spec" in config else [])]:
-        for name in shipped_versions(spec):
-            found.append(_backbone(yaml.safe_load((model_folder(name) / CONFIG).read_text(encoding="utf-8"))))
+        folders = [ModelFolder(model_folder(name)) for name in shipped_versions(spec)]
+        found += [_backbone(folder.config()) for folder in folders if folder.holds_net]  # a net's has a backbone
         if spec.startswith("zero-shot"):
             lm = spec.split("@")[0].split("?")[0].partition(":")[2]
             found.append(lm or DEFAULT_CAUSAL_LM)
