@@ -19,8 +19,8 @@ from pathlib import Path
 import pandas as pd
 
 from plausibility.atomic import atomic_write
+from plausibility.lexicon.event_lemmas import EventLemmas
 from plausibility.lexicon.training_lexicon import bundled_lexicon
-from plausibility.query.lemmas import QueryLemmas
 from plausibility.triple import Triple
 
 FOLDER = Path(__file__).parents[1] / "data" / "evaluation" / "pap"
@@ -35,7 +35,7 @@ def main() -> None:
     if (bad := words.map(len) != 3).any():
         raise SystemExit(f"{args.source}: events not of three words: {source['event'][bad].tolist()[:5]}")
     given = [Triple(*w) for w in words]
-    lemmas = QueryLemmas(bundled_lexicon().hierarchy)(given)
+    lemmas = EventLemmas(bundled_lexicon().hierarchy)(given)
     table = pd.DataFrame(
         {
             "subject": [t.subject for t in lemmas],

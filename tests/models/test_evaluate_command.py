@@ -8,6 +8,7 @@ import pytest
 
 from plausibility.benchmarks.datasets import load_plausibility_set
 from plausibility.cli import main
+from plausibility.lexicon.event_lemmas import EventLemmas
 from plausibility.metrics import roc_auc
 from plausibility.models.datamodule import PairsDataModule
 from plausibility.models.system import PlausibilityModule
@@ -48,7 +49,7 @@ def test_evaluate_writes_the_auc_of_every_selected_half(checkpoint: str, tmp_pat
     assert main(["evaluate", "--model", checkpoint, "--output", str(tmp_path / "out"), *arguments]) == 0
     metrics = json.loads((tmp_path / "out" / "metrics.json").read_text())
     events = load_plausibility_set("pep3k", "valid")
-    scores = load_trained(checkpoint).score([event.triple for event in events])
+    scores = load_trained(checkpoint).score(EventLemmas()([event.triple for event in events]))  # as `score` reads them
     (figure,) = metrics["figures"]  # one half, one figure: its AUC with the interval and the events it pools
     assert (figure["benchmark"], figure["split"], figure["group"], figure["figure"]) == ("pep3k", "valid", "all", "auc")
     # metrics.json rounds to 6 decimals; the scores are the same (the same distinct triples, the same batches)

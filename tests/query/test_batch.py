@@ -67,14 +67,14 @@ def test_skip_invalid_scores_the_rest_and_reports_line_numbers(tmp_path: Path, n
 def test_a_first_chunk_of_skipped_rows_leaves_every_column_to_the_scored_ones(
     tmp_path: Path, ngram_spec: str, suffix: str
 ) -> None:
+    from plausibility.lexicon.event_lemmas import EventLemmas
     from plausibility.query.coverage import coverage_flags
-    from plausibility.query.lemmas import QueryLemmas
 
     source = _table(tmp_path, "ice cream\teat\tapple\npersons\teat\tbread\n")
     scorer = build_scorer(ngram_spec)
     flags = coverage_flags(scorer)
     output = tmp_path / f"out{suffix}"
-    score_table(TripleColumns(scorer, QueryLemmas(flags.hierarchy), [flags]), source, output, 1, True, progress=False)
+    score_table(TripleColumns(scorer, EventLemmas(flags.hierarchy), [flags]), source, output, 1, True, progress=False)
     readers = {".tsv": lambda p: pd.read_csv(p, sep="\t"), ".csv": pd.read_csv, ".parquet": pd.read_parquet}
     scored = readers.get(suffix, lambda p: pd.read_json(p, lines=True))(output)
     assert list(scored.columns) == [

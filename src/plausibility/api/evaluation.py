@@ -64,9 +64,11 @@ def evaluate(
     devices: int | None = None,
     dtype: DType | None = None,
     batch_size: int | None = None,
+    as_given: bool = False,
 ) -> Evaluation:
     """`plausibility evaluate`: a model's figures, each with a 95% bootstrap interval, on the named benchmarks'
-    splits and on judged sets from files (`data`, each used whole).
+    splits and on judged sets from files (`data`, each used whole), each event scored as its lemmas as
+    `plausibility score` scores it (`as_given`: as written).
 
     Args:
         model: any model SPEC (None: the default model).
@@ -81,13 +83,14 @@ def evaluate(
         devices: with a `cuda` device, one worker per GPU.
         dtype: the precision of its weights (`load_scorer`).
         batch_size: triples (sentences, for a language model) per forward pass.
+        as_given: score the events' words as written, not as their lemmas.
     """
     sets = judged_sets(benchmarks, splits, [Path(path) for path in data])  # a bad file fails before a model loads
     check_by(sets, by)
     pooled = len(worker_devices(workers, device, devices)) > 1  # as scoring_pool decides
     options = {"workers": workers, "device": device, "devices": devices, "dtype": dtype, "batch_size": batch_size}
     with scoring_pool(model, with_probability=True, **options) as score_units:
-        scored = score_sets(score_units, sets, fillers, UNIT_TRIPLES if pooled else None)
+        scored = score_sets(score_units, sets, fillers, UNIT_TRIPLES if pooled else None, as_given)
     return Evaluation(figures_of(scored, by, seed), scored, tuple(fillers))
 
 

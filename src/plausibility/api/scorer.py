@@ -9,6 +9,7 @@ import numpy as np
 
 from plausibility.devices import DType
 from plausibility.errors import InvalidTripleError
+from plausibility.lexicon.event_lemmas import EventLemmas
 from plausibility.lexicon.training_lexicon import TrainingLexicon, lexicon_of
 from plausibility.query.batch import Annotator, BatchResult, TripleColumns, score_table, score_triples
 from plausibility.query.coverage import coverage_flags
@@ -21,7 +22,6 @@ from plausibility.query.explain import (
     explains_itself,
     grid_probabilities,
 )
-from plausibility.query.lemmas import QueryLemmas
 from plausibility.query.triple_files import scored_word, triple_problem
 from plausibility.scorers.protocol import TripleScorer
 from plausibility.scorers.registry import build_scorer
@@ -63,8 +63,8 @@ class Scorer:
 
     Every verb scores each event as its lemmas (`person eat apples` as `person eat apple`: every model and count
     here was trained on lemmas), as the command line and `score_file` do; `as_given=True` scores the words as
-    they are. The evaluation functions (`plausibility.evaluation`) take `scorer`, the underlying `TripleScorer`:
-    they read the benchmarks' events as written, as `plausibility evaluate` does.
+    they are. `scorer` is the underlying `TripleScorer`, which scores triples as they come; the evaluation
+    (`plausibility.evaluate`) reads benchmark events as lemmas too.
     """
 
     # The fields of a record that say where it came from, after the event's own.
@@ -99,8 +99,8 @@ class Scorer:
         return lexicon_of(self.scorer.lexicon)
 
     @cached_property
-    def _lemmas(self) -> QueryLemmas:
-        return QueryLemmas(self.lexicon.hierarchy)
+    def _lemmas(self) -> EventLemmas:
+        return EventLemmas(self.lexicon.hierarchy)
 
     def as_scored(self, triples: Iterable[TripleLike], as_given: bool = False) -> list[Triple]:
         """The events as they are scored: their lemmas, or (`as_given`) the words as they are."""

@@ -26,7 +26,8 @@ _EPILOG = """examples:
 
 A --data table has subject, verb, object and: label (0/1: AUC), rating (a number: Spearman and Pearson) or
 pair and label (one typical and one atypical event per pair: pairwise accuracy). A row whose subject or
-object is empty is a partial event, scored as the mean over the --fillers in that slot. A file is used whole:
+object is empty is a partial event, scored as the mean over the --fillers in that slot. Every event is scored as
+its lemmas, as `plausibility score` scores a query (--as-given: as written). A file is used whole:
 choose nothing on it. Besides Pep-3k and 20Q: pap (test only; AUC against the built label and against the label
 annotators agreed on, with the share they did not, Spearman against the mean rating, by abstractness) and plain
 (320 everyday events; AUC and accuracy at probability .5, by kind) and reversals (an attested event of two
@@ -101,6 +102,9 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         default=list(DEFAULT_FILLERS),
         help=f"nouns that fill a partial event's empty slot (default: {','.join(DEFAULT_FILLERS)})",
     )
+    parser.add_argument(
+        "--as-given", action="store_true", help="score the events' words as written, not as their lemmas (as `score`)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap intervals (default: 0)")
     parser.add_argument("--dump-scores", type=Path, metavar="FILE", help="write every event's score as TSV")
     add_load_options(parser, BATCH_HELP)
@@ -124,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     options = {"workers": args.workers, "devices": args.devices, **load_options(args)}
     evaluation = evaluate(
         args.model, benchmarks=args.benchmarks, splits=args.splits, data=args.data, by=args.by, fillers=args.fillers,
-        seed=args.seed, **options,
+        seed=args.seed, as_given=args.as_given, **options,
     )  # fmt: skip
     for scored in evaluation.scored:
         judged = scored.judged
@@ -135,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
         "plausibility_version": __version__,
         "model": {"spec": args.model, "shipped": shipped_versions(args.model), "dtype": dtype_named(args)},
         "fillers": args.fillers,
+        "events": "as written" if args.as_given else "lemmas",
         "bootstrap": {"confidence": 0.95, "seed": args.seed},
     }
     write_figures(evaluation.figures, args.output, about)

@@ -1,4 +1,5 @@
-"""A scorer's score of each event of a judged set; a partial event (one argument empty) by the mean over fillers.
+"""A scorer's score of each event of a judged set, read as its lemmas as `plausibility score` reads a query; a
+partial event (one argument empty) by the mean over fillers.
 
 With `judged_figures`, the evaluation core: `evaluate`, `report`, `export` and the demo score every benchmark
 through `score_sets` and compute its figures through `figures_of`.
@@ -14,6 +15,7 @@ import pandas as pd
 from plausibility.atomic import atomic_write
 from plausibility.benchmarks.judged_set import DEFAULT_FILLERS, JudgedSet
 from plausibility.evaluation.judged_figures import Figure, judged_figures
+from plausibility.lexicon.event_lemmas import EventLemmas
 from plausibility.scorers.protocol import TripleScorer
 from plausibility.triple import Triple
 
@@ -70,10 +72,11 @@ def score_sets(
     sets: Sequence[JudgedSet],
     fillers: Sequence[str] = DEFAULT_FILLERS,
     unit: int | None = None,
+    as_given: bool = False,
 ) -> list[ScoredSet]:
     """Every set scored by `score_units` (which gives each event's score, or its score and probability), as
     `score_judged_sets` shares the work out."""
-    values = score_judged_sets(score_units, sets, fillers, unit)
+    values = score_judged_sets(score_units, sets, fillers, unit, as_given)
     return [
         ScoredSet(judged, both, None) if both.ndim == 1 else ScoredSet(judged, both[:, 0], both[:, 1])
         for judged, both in zip(sets, values, strict=True)
@@ -107,7 +110,8 @@ def figures_of(
 def score_judged_set(
     score: Callable[[Sequence[Triple]], np.ndarray], judged: JudgedSet, fillers: Sequence[str] = DEFAULT_FILLERS
 ) -> np.ndarray:
-    """One score per event, in table order (float64): `score`'s, or a partial event's mean over fillers."""
+    """One score per event, in table order (float64): `score`'s of its lemmas, or a partial event's mean over
+    fillers."""
     return score_judged_sets(lambda units: [score(unit) for unit in units], [judged], fillers)[0]
 
 
@@ -116,15 +120,17 @@ def score_judged_sets(
     sets: Sequence[JudgedSet],
     fillers: Sequence[str] = DEFAULT_FILLERS,
     unit: int | None = None,
+    as_given: bool = False,
 ) -> list[np.ndarray]:
     """`score_judged_set` of each set (rows of values where `score_units` gives rows, as a score and its probability),
-    every set's distinct triples (in order of first appearance) sent to
-    `score_units` at once: each set's in one call, as the model cards score a half, or with
+    each event read as its lemmas (`EventLemmas`) unless `as_given`, every set's distinct triples (in order of first
+    appearance) sent to `score_units` at once: each set's in one call, as the model cards score a half, or with
     `unit` cut into units of that many for `api.scoring_pool`'s workers to share out. No score depends on a
     table's order or on the other sets; with `unit`, none on the number of workers either, though a model's
     scores may then differ from one call's by float rounding (which can break a tie the other way)."""
+    lemmas = list if as_given else EventLemmas()
     rows = [
-        [filled_triples(s, v, o, fillers) for s, v, o in zip(t["subject"], t["verb"], t["object"], strict=True)]
+        [lemmas(filled_triples(*event, fillers)) for event in zip(t["subject"], t["verb"], t["object"], strict=True)]
         for t in (judged.table for judged in sets)
     ]
     distinct = [list(dict.fromkeys(triple for row in table for triple in row)) for table in rows]

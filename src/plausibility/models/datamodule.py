@@ -15,6 +15,7 @@ from torch.utils.data import DataLoader, Dataset
 from plausibility.benchmarks.datasets import DatasetName, load_plausibility_set
 from plausibility.corpus.artefacts import PAIR_COLUMNS, read_pair_targets, read_pairs
 from plausibility.errors import DataFormatError
+from plausibility.lexicon.event_lemmas import EventLemmas
 from plausibility.models.resumable_loader import ResumableLoader, ResumableSampler
 from plausibility.resources.paths import resolve_data_path
 from plausibility.triple import Triple
@@ -56,16 +57,19 @@ class _Pairs(Dataset):
 
 
 class _Events(Dataset):
+    """A benchmark half's events as their lemmas, as every evaluation door scores them."""
+
     def __init__(self, name: str, split: str) -> None:
         self.name = name
-        self.events = load_plausibility_set(name, split)
+        events = load_plausibility_set(name, split)
+        self.triples = EventLemmas()([event.triple for event in events])
+        self.labels = [event.label for event in events]
 
     def __len__(self) -> int:
-        return len(self.events)
+        return len(self.triples)
 
     def __getitem__(self, index: int) -> tuple[str, int, Triple, int]:
-        event = self.events[index]
-        return self.name, index, event.triple, event.label
+        return self.name, index, self.triples[index], self.labels[index]
 
 
 def _collate_pairs(items: Sequence[tuple[Triple, Triple, tuple[float, float] | None]]) -> PairBatch:

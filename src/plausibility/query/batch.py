@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 
 from plausibility.errors import DataFormatError
+from plausibility.lexicon.event_lemmas import EventLemmas
 from plausibility.progress import progress_bar
-from plausibility.query.lemmas import QueryLemmas
 from plausibility.query.part_folder import PartFolder, is_part_folder
 from plausibility.query.scored_memo import ScoredMemo
 from plausibility.query.triple_files import InvalidLine, read_triple_chunks
@@ -78,7 +78,7 @@ class TripleColumns:
     columns (each triple scored in its lemma form), and each annotator's columns (on the triples as scored)."""
 
     def __init__(
-        self, scorer: TripleScorer, lemmas: QueryLemmas | None = None, annotators: Sequence[Annotator] = ()
+        self, scorer: TripleScorer, lemmas: EventLemmas | None = None, annotators: Sequence[Annotator] = ()
     ) -> None:
         self.scorer = scorer
         self.lemmas = lemmas
@@ -173,7 +173,7 @@ def _given(rows: pd.DataFrame) -> list[Triple]:
 def score_triples(
     scorer: TripleScorer,
     triples: Sequence[Triple],
-    lemmas: QueryLemmas | None = None,
+    lemmas: EventLemmas | None = None,
     annotators: Sequence[Annotator] = (),
 ) -> pd.DataFrame:
     """Scores of a few triples as a table (subject, verb, object, then `TripleColumns`' columns), input order."""

@@ -13,7 +13,7 @@ class CoverageFlags:
     Flags, comma-joined and empty when every word is covered, are `subject-not-in-wordnet` /
     `object-not-in-wordnet` (no noun sense, so no abstraction in that slot) and, when the training nouns are
     known, `subject-unseen-in-training` / `object-unseen-in-training`. Flagged triples are still scored: the
-    flag only says how far to trust it. Give it the triples as scored (`QueryLemmas`), so `apples` is not
+    flag only says how far to trust it. Give it the triples as scored (`EventLemmas`), so `apples` is not
     flagged as unseen where `apple` was seen.
     """
 

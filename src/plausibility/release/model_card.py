@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from plausibility.checksums import file_sha256
+from plausibility.evaluation.intervals import AucInterval
 from plausibility.evaluation.judged_calibration import CalibrationFigures
 from plausibility.evaluation.results import ModelResult
 from plausibility.release.card_metadata import card_metadata
@@ -157,16 +158,35 @@ def _stack_sections(exported: ExportResult) -> list[str]:
     return lines
 
 
-def _figures_table(title: str, own: dict[str, CalibrationFigures], after: dict[str, CalibrationFigures]) -> list[str]:
-    lines = [title, "", "| half | ECE own → calibrated | accuracy at .5 own → calibrated | best threshold's accuracy |"]
-    lines.append("| --- | --- | --- | --- |")
-    for half, figures in after.items():
-        before = own[half]
-        lines.append(
-            f"| {half} | {before.ece:.3f} → {figures.ece:.3f} | {before.accuracy:.3f} → {figures.accuracy:.3f} | "
-            f"{figures.best_accuracy:.3f} |"
-        )
-    return [*lines, ""]
+FIT_HEADER = [
+    "| half | ECE own → calibrated | accuracy at .5 own → calibrated | best threshold's accuracy |",
+    "| --- | --- | --- | --- |",
+]
+
+
+def auc_table(auc: dict[str, dict[str, AucInterval]]) -> list[str]:
+    """The card's AUC paragraph and table: each dataset's valid and test AUC with its interval."""
+    lines = [
+        f"ROC-AUC with {CONFIDENCE:.0%} percentile-bootstrap intervals ({RESAMPLES} stratified resamples), each event "
+        "read as its lemmas as `plausibility evaluate` reads it; the valid halves may have been used to choose it, "
+        "the test halves never:",
+        "",
+        "| dataset | valid | test |",
+        "| --- | --- | --- |",
+    ]
+    for dataset, halves in auc.items():
+        cells = [f"{a.estimate:.3f} [{a.low:.3f}, {a.high:.3f}]" for a in (halves["valid"], halves["test"])]
+        lines.append(f"| {dataset} | {' | '.join(cells)} |")
+    return lines
+
+
+def fit_rows(own: dict[str, CalibrationFigures], after: dict[str, CalibrationFigures]) -> list[str]:
+    """The card's table below `FIT_HEADER`: how the own and the calibrated probabilities fit each half."""
+    return [
+        f"| {half} | {own[half].ece:.3f} → {figures.ece:.3f} | {own[half].accuracy:.3f} → {figures.accuracy:.3f} | "
+        f"{figures.best_accuracy:.3f} |"
+        for half, figures in after.items()
+    ]
 
 
 def _size(exported: ExportResult) -> str:
@@ -205,16 +225,7 @@ def model_card(exported: ExportResult, pairs: Path) -> str:
         lines += ["Not evaluated at export (`--no-evaluate`); run `plausibility evaluate --model <this folder>`.", ""]
     else:
         lines += [
-            f"ROC-AUC with {CONFIDENCE:.0%} percentile-bootstrap intervals ({RESAMPLES} stratified resamples); the "
-            "valid halves may have been used to choose it, the test halves never:",
-            "",
-            "| dataset | valid | test |",
-            "| --- | --- | --- |",
-        ]
-        for dataset, halves in result.auc.items():
-            cells = [f"{a.estimate:.3f} [{a.low:.3f}, {a.high:.3f}]" for a in (halves[s] for s in ("valid", "test"))]
-            lines.append(f"| {dataset} | {' | '.join(cells)} |")
-        lines += [
+            *auc_table(result.auc),
             "",
             "Consistency across abstractions over every event of each test half (lower is better), in the grids "
             "of its lexicon: CCΔ on its probabilities, CCΔ on each cell's percentile rank (scale-free), and LER:",
@@ -255,12 +266,14 @@ def model_card(exported: ExportResult, pairs: Path) -> str:
                 "",
             ]
         if exported.calibrated:
-            lines += _figures_table(
+            lines += [
                 "How the probabilities fit each half (ECE over 10 equal-width bins; the valid halves are in-sample "
                 "for a calibration fitted on them):",
-                exported.own,
-                exported.calibrated,
-            )
+                "",
+                *FIT_HEADER,
+                *fit_rows(exported.own, exported.calibrated),
+                "",
+            ]
     lines += [
         "## Use",
         "",

@@ -1,19 +1,17 @@
-"""Query words as the lemmas the models know: `person eat apples` is scored as `person eat apple`.
+"""Events as the lemmas the models know: `person eat apples` is scored as `person eat apple`.
 
 Training triples, n-gram counts and WordNet grids are all lemmas, so a plural noun or an inflected verb in a
-query would be read as a different, rarer word (and flagged as unseen in training). The query layer therefore
-scores each event in its lemma form and keeps the words as given beside it.
+query or a benchmark would be read as a different, rarer word (and flagged as unseen in training). Every door
+(`score`, `serve`, the Python API, the evaluation and Lightning's validation) therefore scores each event in its
+lemma form; the query layer keeps the words as given beside it.
 """
 
 from collections.abc import Sequence
 from functools import cache
-from typing import TYPE_CHECKING
 
+from plausibility.lexicon.hierarchy import Hierarchy
 from plausibility.lexicon.inflections import inflections, lemmas
 from plausibility.triple import Triple
-
-if TYPE_CHECKING:
-    from plausibility.lexicon.hierarchy import Hierarchy
 
 
 @cache
@@ -28,16 +26,17 @@ def verb_lemma(word: str) -> str:
     return found[0] if found else word
 
 
-class QueryLemmas:
-    """Maps query triples to the form they are scored in, and says what changed.
+class EventLemmas:
+    """Maps triples to the form they are scored in, and says what changed.
 
     Nouns go through WordNet's noun lemma (`Hierarchy.lemma`: a word WordNet lists is its own lemma, any
     other through its morphology, "children" -> "child"), as the grids read them; the verb through
-    `verb_lemma`. A word with no lemma is scored as given.
+    `verb_lemma`. A word with no lemma is scored as given. A noun's lemma depends on WordNet alone, so any
+    hierarchy gives the same ones; without one, WordNet's is loaded.
     """
 
-    def __init__(self, hierarchy: "Hierarchy") -> None:
-        self.hierarchy = hierarchy
+    def __init__(self, hierarchy: Hierarchy | None = None) -> None:
+        self.hierarchy = hierarchy if hierarchy is not None else Hierarchy.load()
 
     def __call__(self, triples: Sequence[Triple]) -> list[Triple]:
         return [Triple(self._noun(t.subject), verb_lemma(t.verb), self._noun(t.object)) for t in triples]

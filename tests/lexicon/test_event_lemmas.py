@@ -6,9 +6,9 @@ import pandas as pd
 import pytest
 
 from plausibility.cli import main
+from plausibility.lexicon.event_lemmas import EventLemmas, verb_lemma
 from plausibility.query.batch import TripleColumns, score_table, score_triples
 from plausibility.query.coverage import coverage_flags
-from plausibility.query.lemmas import QueryLemmas, verb_lemma
 from plausibility.scorers.registry import build_scorer
 from plausibility.triple import Triple
 
@@ -19,8 +19,8 @@ def ngram_spec(fixtures: Path) -> str:
 
 
 @pytest.fixture
-def lemmas(ngram_spec: str) -> QueryLemmas:
-    return QueryLemmas(coverage_flags(build_scorer(ngram_spec)).hierarchy)
+def lemmas(ngram_spec: str) -> EventLemmas:
+    return EventLemmas(coverage_flags(build_scorer(ngram_spec)).hierarchy)
 
 
 @pytest.mark.parametrize(
@@ -31,17 +31,17 @@ def test_a_verb_is_its_lemma_and_a_verb_lemma_is_kept(word: str, lemma: str) -> 
     assert verb_lemma(word) == lemma
 
 
-def test_nouns_take_their_wordnet_lemma_and_unknown_words_stay(lemmas: QueryLemmas) -> None:
+def test_nouns_take_their_wordnet_lemma_and_unknown_words_stay(lemmas: EventLemmas) -> None:
     given = [Triple("children", "eats", "apples"), Triple("person", "eat", "glasses"), Triple("zorblax", "eat", "food")]
     assert lemmas(given) == [
         Triple("child", "eat", "apple"),
         Triple("person", "eat", "glasses"),  # WordNet lists "glasses": it is its own lemma
         Triple("zorblax", "eat", "food"),
     ]
-    assert QueryLemmas.columns(given, lemmas(given))["lemmatised"] == [True, False, False]
+    assert EventLemmas.columns(given, lemmas(given))["lemmatised"] == [True, False, False]
 
 
-def test_an_inflected_query_scores_as_its_lemmas(ngram_spec: str, lemmas: QueryLemmas) -> None:
+def test_an_inflected_query_scores_as_its_lemmas(ngram_spec: str, lemmas: EventLemmas) -> None:
     scorer = build_scorer(ngram_spec)
     inflected = score_triples(scorer, [Triple("persons", "eats", "breads")], lemmas).iloc[0]
     plain = score_triples(scorer, [Triple("person", "eat", "bread")]).iloc[0]
