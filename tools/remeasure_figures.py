@@ -16,10 +16,12 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 
+import yaml
+
 from plausibility.evaluation.judged_calibration import calibration_figures
 from plausibility.evaluation.judged_scores import figures_of
 from plausibility.evaluation.results import auc_intervals, scored_halves
-from plausibility.models.model_folder import EVALUATION, ModelFolder
+from plausibility.models.model_folder import CONFIG, EVALUATION, ModelFolder
 from plausibility.release.card_metadata import card_metadata
 from plausibility.release.model_card import FIT_HEADER, auc_table, fit_rows
 from plausibility.scorers.registry import build_scorer
@@ -51,6 +53,7 @@ def _replace_auc(lines: list[str], table: list[str], card: Path) -> list[str]:
 
 def remeasure(folder: Path, seed: int) -> None:
     record = json.loads((folder / EVALUATION).read_text(encoding="utf-8"))
+    config = yaml.safe_load((folder / CONFIG).read_text(encoding="utf-8"))  # a net's, an ensemble's or a stack's
     own_scorer = build_scorer(f"uncalibrated:{folder}")
     calibrated = build_scorer(str(folder))
     halves = scored_halves(own_scorer)
@@ -76,7 +79,6 @@ def remeasure(folder: Path, seed: int) -> None:
     else:
         (exported,) = [i for i, line in enumerate(lines) if line.startswith(EXPORTED)]
         lines[exported + 1 : exported + 1] = ["", note]
-    config = ModelFolder(folder).config()
     (folder / EVALUATION).write_text(json.dumps(record, indent=1) + "\n")
     card_path.write_text(card_metadata(config, record) + "\n".join(lines), encoding="utf-8")
     for key, value in before.items():
