@@ -1,6 +1,6 @@
 """Scoring tables of triples on a Ray cluster: this process reads the files with the one table reader (as the
-local engine does), actors that load the model once score the rows (`map_batches`), and this process writes a
-Parquet part per input file with a manifest.
+local engine does) into the object store a chunk at a time, actors that load the model once score the rows
+(`map_batches`), and this process writes a Parquet part per input file with a manifest.
 
 The cluster is the one `RAY_ADDRESS` names, else a local Ray on this machine's cores. Rows come back in input
 order; a rerun of an interrupted run skips the input files whose parts are finished.
@@ -109,12 +109,18 @@ def _score(
     with parts:
         todo = [file for index, file in enumerate(files) if not parts.finished(index)]
         rows += sum(len(parts.read(index)) for index in range(len(files) - len(todo)))
-        frames = [chunk.rows.assign(path=str(file)) for file in todo for chunk in read_triple_chunks(file, chunk_size)]
-        if any(len(frame) for frame in frames):
+        # Each chunk goes to the object store as it is read (which spills to disk), so this process holds one chunk.
+        chunks = [
+            ray.put(chunk.rows.assign(path=str(file)))
+            for file in todo
+            for chunk in read_triple_chunks(file, chunk_size)
+            if len(chunk.rows)
+        ]
+        if chunks:
             context = ray.data.DataContext.get_current()
             context.enable_progress_bars = False
             context.execution_options.preserve_order = True  # rows come back in input order
-            dataset = ray.data.from_pandas([frame for frame in frames if len(frame)]).map_batches(
+            dataset = ray.data.from_pandas_refs(chunks).map_batches(
                 _RayScorer, fn_constructor_kwargs={"factory": factory}, batch_size=chunk_size, batch_format="pandas",
                 concurrency=concurrency, num_cpus=1, num_gpus=gpus_per_worker,
             )  # fmt: skip
