@@ -66,5 +66,7 @@ class SavedResults:
             built_from = fingerprint(parse_spec(request.spec))
         except PlausibilityError:  # not a SPEC this version reads: never matches a saved row
             built_from = None
-        key = {"label": request.label, "spec": request.spec, **conditions, "fingerprint": built_from}
+        # `events`: a row saved before the evaluation read each event as its lemmas is measured again.
+        key = {"label": request.label, "spec": request.spec, **conditions, "events": "lemmas"}
+        key["fingerprint"] = built_from
         return json.loads(json.dumps(key))  # as a saved key reads back: tuples as lists

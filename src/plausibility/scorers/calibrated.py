@@ -93,12 +93,6 @@ def calibrate(scorer: TripleScorer, calibration: Calibration | Callable[[], Cali
     return CalibratedScorer(scorer, calibration)
 
 
-def is_calibrated(scorer: TripleScorer) -> bool:
-    """Whether `scorer`'s probabilities are already a calibration's (an exported folder's, or ConceptMax around one)."""
-    inner = scorer.searched if isinstance(scorer, GridSearcher) else scorer
-    return isinstance(inner, CalibratedScorer) and inner._calibration is not None
-
-
 def uncalibrated(scorer: TripleScorer) -> TripleScorer:
     """`scorer` with its own map of scores to probabilities: a calibration around it (or in ConceptMax) removed."""
     if isinstance(scorer, GridSearcher):
