@@ -1,21 +1,14 @@
 """ROC-AUC with a bootstrapped confidence interval over events (pure functions on arrays)."""
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 from scipy.stats import bootstrap, rankdata
 
+from plausibility.bootstrap import Interval
 from plausibility.metrics import roc_auc
 
-
-@dataclass(frozen=True)
-class AucInterval:
-    """An AUC with the bounds of its confidence interval (higher is better)."""
-
-    estimate: float
-    low: float
-    high: float
+AucInterval = Interval  # an AUC with the bounds of its confidence interval (higher is better)
 
 
 def rank_auc(positives: np.ndarray, negatives: np.ndarray) -> np.ndarray:

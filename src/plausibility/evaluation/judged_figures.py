@@ -84,8 +84,7 @@ def _figures(
         if kind == "label":
             labels = table["label"].to_numpy()
             if len(set(labels.tolist())) == 2:  # a group of one class has no AUC
-                interval = auc_interval(labels, scores, rng, confidence, n_resamples)
-                found.append(("auc", Interval(interval.estimate, interval.low, interval.high), len(labels)))
+                found.append(("auc", auc_interval(labels, scores, rng, confidence, n_resamples), len(labels)))
             if judged.accuracy and probabilities is not None:
                 right = ((probabilities > 0.5) == (labels == 1)).astype(np.float64)
                 found.append(("accuracy_at_half", mean_interval(right, rng, confidence, n_resamples), len(labels)))
@@ -95,7 +94,7 @@ def _figures(
             labels = agreed[known].to_numpy(dtype=np.int64)
             if len(set(labels.tolist())) == 2:
                 interval = auc_interval(labels, scores[known], rng, confidence, n_resamples)
-                found.append(("auc_agreed", Interval(interval.estimate, interval.low, interval.high), len(labels)))
+                found.append(("auc_agreed", interval, len(labels)))
             found.append(("unsure", Interval(float(1 - known.mean()), float("nan"), float("nan")), len(known)))
         elif kind in ("pairs", "reversals"):
             column, figure = ("pair", "pairwise_accuracy") if kind == "pairs" else ("reversal_of", "reversal_accuracy")
