@@ -4,7 +4,6 @@ import copy
 import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
@@ -17,9 +16,6 @@ from plausibility.lm.token_scorer import TokenScorer
 from plausibility.lm.tokens import TokenisedText, check_texts, continuation_tokens, start_token_id, tokenise
 from plausibility.lm.words import WordScores, beginning_of_word_ids, bow_corrected, continuation_words
 from plausibility.resources.causal_lm import DEFAULT_CAUSAL_LM
-
-if TYPE_CHECKING:
-    pass
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,23 +1,31 @@
 """What the causal and masked scorers share: a model held for scoring, and texts scored from per-token values."""
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Self
+from collections.abc import Callable, Hashable, Sequence
+from typing import TYPE_CHECKING, Self, get_args
 
 import numpy as np
 import torch
 
 from plausibility.devices import DType, resolve_device, resolve_dtype
-from plausibility.errors import DataFormatError
+from plausibility.errors import DataFormatError, UnknownNameError
 from plausibility.lm.measures import Measure
 from plausibility.lm.minicons_api import MiniconsNames
 from plausibility.lm.protocol import Reduction
-from plausibility.lm.reduction import check_reduction, reduce_logprobs
 from plausibility.lm.tokens import check_texts, continuation_tokens, require_fast
 from plausibility.lm.words import WordScores
 
 if TYPE_CHECKING:
     from transformers import PreTrainedModel, PreTrainedTokenizerBase
+
+
+def _reducer(reduction: str) -> Callable[[Sequence[np.ndarray]], np.ndarray]:
+    """What reduces each text's token log-probabilities to one float64, in input order: their sum or their mean.
+    An unknown name fails before anything is scored."""
+    if reduction not in get_args(Reduction):
+        raise UnknownNameError("reduction", reduction, get_args(Reduction))
+    reduce = np.sum if reduction == "sum" else np.mean
+    return lambda values: np.array([reduce(v, dtype=np.float64) for v in values], dtype=np.float64)
 
 
 class TokenScorer(MiniconsNames, ABC):
@@ -131,12 +139,12 @@ class TokenScorer(MiniconsNames, ABC):
 
     def text_logprob(self, texts: Sequence[str], reduction: Reduction = "sum") -> np.ndarray:
         """Log-probability of each whole text, summed (or averaged) over its tokens."""
-        check_reduction(reduction)
-        return reduce_logprobs(self.token_logprobs(texts), reduction)
+        reduce = _reducer(reduction)
+        return reduce(self.token_logprobs(texts))
 
     def conditional_logprob(
         self, contexts: Sequence[str], continuations: Sequence[str], reduction: Reduction = "sum"
     ) -> np.ndarray:
         """`log P(continuation | context)` for each aligned pair, over the continuation's tokens only."""
-        check_reduction(reduction)
-        return reduce_logprobs(self.conditional_token_logprobs(contexts, continuations), reduction)
+        reduce = _reducer(reduction)
+        return reduce(self.conditional_token_logprobs(contexts, continuations))
