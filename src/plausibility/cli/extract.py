@@ -2,11 +2,8 @@
 
 import argparse
 import logging
-import time
 from pathlib import Path
 
-from rich.console import Console
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from plausibility.cli.arguments import add_old_name
@@ -21,8 +18,7 @@ from plausibility.corpus.pipeline import (
     extract_corpus,
     write_training_pairs,
 )
-from plausibility.corpus.shards import ShardResult
-from plausibility.progress import shown
+from plausibility.progress import progress_bar
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -83,23 +79,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def run(args: argparse.Namespace) -> int:
-    console = Console(stderr=True)
-    started = time.monotonic()
-    with Progress(
-        SpinnerColumn(),
-        TextColumn("{task.description}"),
-        TextColumn("{task.completed:,.0f} sentences, {task.fields[rate]:,.0f}/s"),
-        TimeElapsedColumn(),
-        console=console,
-        disable=not shown(),
-    ) as progress:
-        task = progress.add_task("parsing", total=None, rate=0.0)
-
-        def advance(result: ShardResult) -> None:
-            progress.advance(task, result.sentences)
-            done = progress.tasks[task].completed
-            progress.update(task, rate=done / max(time.monotonic() - started, 1e-9))
-
+    with progress_bar("parsing", None, "sentences") as advance:
         extraction = extract_corpus(
             args.inputs,
             args.output,
@@ -111,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
             min_count=args.min_count,
             max_repeat=args.max_repeat,
             jsonl_field=args.jsonl_field,
-            on_shard=advance,
+            on_shard=lambda result: advance(result.sentences),
         )
     table = Table(title=f"{extraction.sentences:,} sentences parsed ({extraction.shards_resumed} shards resumed)")
     for column in ("step", "occurrences", "unique events"):
