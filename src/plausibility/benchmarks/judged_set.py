@@ -75,6 +75,13 @@ def _rows(numbers: Sequence[int]) -> str:
     return shown + (f" and {len(numbers) - _SHOWN} more" if len(numbers) > _SHOWN else "")
 
 
+def _refuse(path: Path, where: pd.Series, message: str) -> None:
+    """Fail naming the data rows where `where` holds, in `message`'s `{rows}`."""
+    rows = where.to_numpy().nonzero()[0] + 1
+    if len(rows):
+        raise DataFormatError(f"{path}: " + message.format(rows=_rows(rows)))
+
+
 def _check_words(path: Path, table: pd.DataFrame) -> None:
     for column in WORD_COLUMNS:
         if column not in table.columns:
@@ -84,35 +91,26 @@ def _check_words(path: Path, table: pd.DataFrame) -> None:
         garbled = [number + 1 for number, word in enumerate(table[column]) if word_problem(word) is not None]
         if garbled:
             raise DataFormatError(f"{path}: rows {_rows(garbled)} hold a control character in their {column}")
-    no_verb = (table["verb"] == "").to_numpy().nonzero()[0] + 1
-    if len(no_verb):
-        raise DataFormatError(f"{path}: rows {_rows(no_verb)} have no verb; every event needs one")
-    both_empty = ((table["subject"] == "") & (table["object"] == "")).to_numpy().nonzero()[0] + 1
-    if len(both_empty):
-        raise DataFormatError(f"{path}: rows {_rows(both_empty)} have neither subject nor object; give at least one")
+    _refuse(path, table["verb"] == "", "rows {rows} have no verb; every event needs one")
+    neither = (table["subject"] == "") & (table["object"] == "")
+    _refuse(path, neither, "rows {rows} have neither subject nor object; give at least one")
 
 
 def _check_label(path: Path, table: pd.DataFrame) -> None:
     labels = table["label"].astype(str).str.strip()
-    bad = (~labels.isin(["0", "1"])).to_numpy().nonzero()[0] + 1
-    if len(bad):
-        raise DataFormatError(f"{path}: label must be 0 or 1, not so in rows {_rows(bad)}")
+    _refuse(path, ~labels.isin(["0", "1"]), "label must be 0 or 1, not so in rows {rows}")
     table["label"] = labels.astype(int)
 
 
 def _check_rating(path: Path, table: pd.DataFrame) -> None:
     ratings = pd.to_numeric(table["rating"], errors="coerce")
-    bad = ratings.isna().to_numpy().nonzero()[0] + 1
-    if len(bad):
-        raise DataFormatError(f"{path}: rating must be a number, not so in rows {_rows(bad)}")
+    _refuse(path, ratings.isna(), "rating must be a number, not so in rows {rows}")
     table["rating"] = ratings.astype(float)
 
 
 def _check_agreed_label(path: Path, table: pd.DataFrame) -> None:
     agreed = table["agreed_label"].fillna("").astype(str).str.strip()
-    bad = (~agreed.isin(["0", "1", ""])).to_numpy().nonzero()[0] + 1
-    if len(bad):
-        raise DataFormatError(f"{path}: agreed_label must be 0, 1 or empty, not so in rows {_rows(bad)}")
+    _refuse(path, ~agreed.isin(["0", "1", ""]), "agreed_label must be 0, 1 or empty, not so in rows {rows}")
     table["agreed_label"] = pd.to_numeric(agreed.replace("", None)).astype("Int64")
 
 

@@ -204,11 +204,9 @@ def _report(args: argparse.Namespace, result: "BatchResult") -> int:
 
 def _score_elsewhere(args: argparse.Namespace) -> int:
     """Score --input on worker processes, GPUs or a Ray cluster: the model loads there, not here."""
-    options = load_options(args)
     settings = {
         "min_depth": args.min_depth, "chunk_size": args.chunk_size, "skip_invalid": args.skip_invalid,
-        "as_given": args.as_given, "explain": args.explain, "device": options["device"], "dtype": options["dtype"],
-        "batch_size": options["batch_size"],
+        "as_given": args.as_given, "explain": args.explain, **load_options(args),
     }  # fmt: skip
     from plausibility.api import score_file
 

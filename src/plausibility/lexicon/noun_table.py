@@ -1,7 +1,7 @@
 """The precomputed WordNet noun table (lemma to senses, synset to parent and lemmas), built once and cached."""
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -136,36 +136,21 @@ def save_arrays(path: Path, **arrays: np.ndarray) -> None:
     atomic_write(path, lambda stream: np.savez(stream, **arrays), binary=True)
 
 
+# The fields of text, stored packed (`pack_strings`); the others are integer arrays, stored as they are.
+_TEXT_FIELDS = ("synsets", "lemmas", "words", "exceptions")
+
+
 def save_table(table: NounTable, path: Path) -> None:
     """Write `table` to `path` (.npz), atomically."""
-    save_arrays(
-        path,
-        synsets=pack_strings(table.synsets),
-        parents=table.parents,
-        depths=table.depths,
-        lemma_starts=table.lemma_starts,
-        lemmas=pack_strings(table.lemmas),
-        words=pack_strings(table.words),
-        sense_starts=table.sense_starts,
-        senses=table.senses,
-        exceptions=pack_strings(table.exceptions),
-    )
+    values = {field.name: getattr(table, field.name) for field in fields(NounTable)}
+    save_arrays(path, **{name: pack_strings(v) if name in _TEXT_FIELDS else v for name, v in values.items()})
 
 
 def read_table(path: Path) -> NounTable:
     """Read a table written by `save_table` (plain arrays; pickled objects are refused)."""
     with np.load(path, allow_pickle=False) as arrays:
-        return NounTable(
-            synsets=unpack_strings(arrays["synsets"]),
-            parents=arrays["parents"],
-            depths=arrays["depths"],
-            lemma_starts=arrays["lemma_starts"],
-            lemmas=unpack_strings(arrays["lemmas"]),
-            words=unpack_strings(arrays["words"]),
-            sense_starts=arrays["sense_starts"],
-            senses=arrays["senses"],
-            exceptions=unpack_strings(arrays["exceptions"]),
-        )
+        names = [field.name for field in fields(NounTable)]
+        return NounTable(**{n: unpack_strings(arrays[n]) if n in _TEXT_FIELDS else arrays[n] for n in names})
 
 
 def table_path() -> Path:

@@ -30,13 +30,9 @@ def evaluation_record(
         for dataset, halves in result.auc.items()
         for split, interval in halves.items()
     }
+    kept = ("ccd", "ccd_scale_free", "ler", "windows")  # of each test half's CCΔ / LER
     for dataset, figures in result.consistency.items():
-        record[f"{dataset}/test/consistency"] = {
-            "ccd": figures.ccd,
-            "ccd_scale_free": figures.ccd_scale_free,
-            "ler": figures.ler,
-            "windows": figures.windows,
-        }
+        record[f"{dataset}/test/consistency"] = {name: getattr(figures, name) for name in kept}
     record.update({f"{half}/own_probabilities": asdict(figures) for half, figures in own.items()})
     record.update({f"{half}/calibrated": asdict(figures) for half, figures in calibrated.items()})
     return record

@@ -28,19 +28,14 @@ Factory = Callable[[ScorerSpec, LoadOptions], TripleScorer]
 
 
 def _trained(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
+    """A checkpoint, an exported net's folder or a shipped net."""
     from plausibility.scorers.trained import load_trained
 
-    return load_trained(str(spec.source), options)
-
-
-def _shipped_net(spec: ScorerSpec, options: LoadOptions) -> TripleScorer:
-    from plausibility.scorers.trained import load_trained
-
-    return load_trained(model_folder(str(spec.source)), options)
+    return load_trained(model_folder(str(spec.source)) if spec.kind == "shipped" else str(spec.source), options)
 
 
 # The factories of the forms that name files and shipped nets; every other kind's is its `Kind.build`.
-FACTORIES: dict[str, Factory] = {"checkpoint": _trained, "folder": _trained, "shipped": _shipped_net}
+FACTORIES: dict[str, Factory] = {"checkpoint": _trained, "folder": _trained, "shipped": _trained}
 
 
 def _folder(spec: ScorerSpec) -> Path:

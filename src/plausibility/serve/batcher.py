@@ -68,7 +68,6 @@ class MicroBatcher(Generic[Item, Result]):
         self.wait = wait
         self.max_items = max_items
         self.chunk_seconds = chunk_seconds
-        self.calls = 0  # calls of `work` so far: fewer than the requests when requests were batched
         self.seconds_per_item: float | None = None  # of the last calls, smoothed; None before the first
         self.call_seconds = 0.0  # how long the last call of `work` took
         self._jobs: set[_Job[Item, Result]] = set()  # submitted and not yet given back
@@ -154,7 +153,6 @@ class MicroBatcher(Generic[Item, Result]):
                     if not job.done.done():
                         job.done.set_exception(error)
                 continue
-            self.calls += 1
             self.call_seconds = time.perf_counter() - begin
             per_item = self.call_seconds / len(items)
             old = self.seconds_per_item
