@@ -16,13 +16,7 @@ from plausibility.devices import DType
 from plausibility.errors import UnknownNameError
 from plausibility.evaluation.grids import ConsistencyResult, measure_consistency
 from plausibility.evaluation.judged_figures import Figure
-from plausibility.evaluation.judged_scores import (
-    UNIT_TRIPLES,
-    ScoredSet,
-    figures_of,
-    score_sets,
-    scores_table,
-)
+from plausibility.evaluation.judged_scores import UNIT_TRIPLES, ScoredSet, figures_of, score_sets, scores_table
 from plausibility.lexicon.training_lexicon import lexicon_of
 from plausibility.workers import worker_devices
 

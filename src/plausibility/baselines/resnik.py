@@ -205,11 +205,7 @@ class ResnikScorer:
     lexicon = None  # counted, not trained on nouns: grids are laid out in the bundled lexicon
 
     def __init__(
-        self,
-        subject: SlotAssociation,
-        object: SlotAssociation,
-        sense_chains: SenseChains,
-        counts: Mapping[Triple, int],
+        self, subject: SlotAssociation, object: SlotAssociation, sense_chains: SenseChains, counts: Mapping[Triple, int]
     ) -> None:
         """Args:
         subject: association of each verb with its subjects' classes.

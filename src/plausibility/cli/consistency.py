@@ -67,14 +67,7 @@ def run(args: argparse.Namespace) -> int:
     events = consistency_events(benchmark, split, args.limit)
     lexicon = result.lexicon
     path = write_consistency_report(
-        args.model,
-        benchmark,
-        split,
-        events,
-        result,
-        args.output,
-        heatmaps=args.heatmaps,
-        dtype=dtype_named(args),
+        args.model, benchmark, split, events, result, args.output, heatmaps=args.heatmaps, dtype=dtype_named(args)
     )
     table = Table(
         title=f"Consistency of {args.model} on {benchmark} {split} (WSD: {lexicon['wsd']}, min depth "

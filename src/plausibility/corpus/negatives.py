@@ -42,10 +42,6 @@ def sample_negatives(events: Sequence[Triple], rng: np.random.Generator) -> list
     negatives = []
     for event, kind, subject, obj in zip(events, kinds, new_subjects, new_objects, strict=True):
         negatives.append(
-            Triple(
-                subject if kind != 1 else event.subject,
-                event.verb,
-                obj if kind != 0 else event.object,
-            )
+            Triple(subject if kind != 1 else event.subject, event.verb, obj if kind != 0 else event.object)
         )
     return negatives

@@ -6,12 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from plausibility.errors import DataFormatError, PlausibilityError
-from plausibility.evaluation.consistency import (
-    concavity_delta,
-    grid_windows,
-    local_extremum_rate,
-    percentile_ranks,
-)
+from plausibility.evaluation.consistency import concavity_delta, grid_windows, local_extremum_rate, percentile_ranks
 from plausibility.lexicon.abstractions import AbstractionGrid
 from plausibility.lexicon.training_lexicon import TrainingLexicon, lexicon_of
 from plausibility.scorers.cells import grid_scores

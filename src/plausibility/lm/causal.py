@@ -66,11 +66,7 @@ class CausalLMScorer(TokenScorer):
     """
 
     def __init__(
-        self,
-        model: str = DEFAULT_CAUSAL_LM,
-        batch_size: int = 32,
-        device: str | None = None,
-        dtype: DType = "float32",
+        self, model: str = DEFAULT_CAUSAL_LM, batch_size: int = 32, device: str | None = None, dtype: DType = "float32"
     ) -> None:
         """Load `model` (a Hugging Face id or a local folder; the default is the offline causal LM).
 

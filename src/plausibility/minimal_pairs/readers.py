@@ -200,11 +200,7 @@ def _common_word_prefix(first: str, second: str) -> int:
 
 
 def contrast_rows(
-    path: Path,
-    *,
-    text_fields: Mapping[str, str],
-    type_field: str = "type",
-    id_field: str = "id",
+    path: Path, *, text_fields: Mapping[str, str], type_field: str = "type", id_field: str = "id"
 ) -> list[Item]:
     """Schuster & Linzen (2022) exp. 1: rows `{item}_{type}` each holding full texts that differ in their
     continuation; the context is the words the texts share.

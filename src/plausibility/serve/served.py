@@ -39,10 +39,7 @@ class ServedModel:
 
 
 def load_models(
-    specs: Sequence[str],
-    device: str | None = None,
-    dtype: DType | None = None,
-    batch_size: int | None = None,
+    specs: Sequence[str], device: str | None = None, dtype: DType | None = None, batch_size: int | None = None
 ) -> list[ServedModel]:
     """Load each SPEC once (none: the default model) and score one event with it, so requests find it ready."""
     specs = list(specs) or [DEFAULT_MODEL]

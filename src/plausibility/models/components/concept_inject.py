@@ -143,11 +143,7 @@ class ConceptInjectClassifier(TripleClassifier):
         }
 
     def forward(
-        self,
-        input_ids: torch.Tensor,
-        attention_mask: torch.Tensor,
-        position_ids: torch.Tensor,
-        depths: torch.Tensor,
+        self, input_ids: torch.Tensor, attention_mask: torch.Tensor, position_ids: torch.Tensor, depths: torch.Tensor
     ) -> torch.Tensor:
         """One logit per event, shape (batch,)."""
         is_synset = input_ids >= self.synset_offset  # (batch, length)
