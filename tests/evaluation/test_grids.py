@@ -105,3 +105,13 @@ def test_heatmap_is_a_png(lexicon, ngram, tmp_path):
     path = save_heatmap(result.grids[0], tmp_path / "maps" / "dog.png")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert [p.name for p in (tmp_path / "maps").iterdir()] == ["dog.png"]
+
+
+def test_an_event_is_laid_out_from_its_lemmas_as_score_reads_it(ngram, lexicon):
+    inflected = measure_consistency(ngram, [("dogs", "eats", "meat")], lexicon).grids[0]
+    lemmas = measure_consistency(ngram, [EVENTS[0]], lexicon).grids[0]
+    assert inflected.grid.event == EVENTS[0]
+    np.testing.assert_array_equal(inflected.scores, lemmas.scores)
+    as_given = measure_consistency(ngram, [("dogs", "eats", "meat")], lexicon, as_given=True).grids[0]
+    assert as_given.grid.event == Triple("dogs", "eats", "meat")
+    assert as_given.scores[-1, -1] != lemmas.scores[-1, -1]  # its own cell is the words as written

@@ -107,13 +107,16 @@ def consistency(
     device: str | None = None,
     dtype: DType | None = None,
     batch_size: int | None = None,
+    as_given: bool = False,
 ) -> ConsistencyResult:
     """`plausibility consistency`: CCΔ and LER of a model over the abstraction grids of a Pep-3k or 20Q half.
 
     Grids are laid out in the model's own lexicon (its WSD and minimum depth) unless `wsd` or `min_depth` say
-    otherwise; `chunk_size` grid cells go to the model per call, `batch_size` per forward pass.
+    otherwise, from each event's lemmas (`as_given`: as written); `chunk_size` grid cells go to the model per
+    call, `batch_size` per forward pass.
     """
     events = consistency_events(benchmark, split, limit)
     scorer = load_scorer(model, device=device, dtype=dtype, batch_size=batch_size).scorer
     lexicon = lexicon_of(scorer.lexicon, wsd=wsd, min_depth=min_depth)
-    return measure_consistency(scorer, [e.triple for e in events], lexicon, chunk_size=chunk_size, progress=True)
+    triples = [event.triple for event in events]
+    return measure_consistency(scorer, triples, lexicon, chunk_size=chunk_size, progress=True, as_given=as_given)

@@ -25,7 +25,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "and scale-free on percentile ranks) and how often a middle abstraction is a local extremum (LER); "
         "lower is more consistent. Grids are laid out in the model's own lexicon (its training nouns, min "
         "depth and WSD; the bundled training nouns for untrained scorers) unless --wsd / --min-depth say "
-        "otherwise. Writes OUTPUT/consistency.json and heatmaps of the most and least consistent events.",
+        "otherwise, from each event's lemmas as `score` reads it (--as-given: as written). Writes "
+        "OUTPUT/consistency.json and heatmaps of the most and least consistent events.",
         epilog="Example: plausibility consistency --model ngram --benchmarks pep3k --splits test --output runs/ngram",
     )
     parser.add_argument(
@@ -43,6 +44,9 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "--min-depth", type=positive_int, help="drop hypernyms shallower than this (default: the model's own, else 4)"
     )
     parser.add_argument("--limit", type=positive_int, metavar="N", help="only the first N events of the half")
+    parser.add_argument(
+        "--as-given", action="store_true", help="lay grids out from the words as written, not their lemmas (as `score`)"
+    )
     parser.add_argument("--heatmaps", type=int, default=3, metavar="N", help="events drawn at each end (3; 0: none)")
     parser.add_argument(
         "--chunk-size", type=positive_int, default=1024, metavar="N", help="grid cells per call to the scorer (1024)"
@@ -62,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
     benchmark, split = args.benchmarks or "pep3k", args.splits or "test"
     options = {"wsd": args.wsd, "min_depth": args.min_depth, "chunk_size": args.chunk_size, **load_options(args)}
+    options["as_given"] = args.as_given
     with loading_long_lived():
         result = consistency(args.model, benchmark=benchmark, split=split, limit=args.limit, **options)
     events = consistency_events(benchmark, split, args.limit)

@@ -8,6 +8,7 @@ import numpy as np
 from plausibility.errors import DataFormatError, PlausibilityError
 from plausibility.evaluation.consistency import concavity_delta, grid_windows, local_extremum_rate, percentile_ranks
 from plausibility.lexicon.abstractions import AbstractionGrid
+from plausibility.lexicon.event_lemmas import EventLemmas
 from plausibility.lexicon.training_lexicon import TrainingLexicon, lexicon_of
 from plausibility.scorers.cells import grid_scores
 from plausibility.scorers.protocol import GridSearcher, TripleScorer
@@ -140,19 +141,20 @@ def measure_consistency(
     lexicon: TrainingLexicon | None = None,
     chunk_size: int = 1024,
     progress: bool = False,
+    as_given: bool = False,
 ) -> ConsistencyResult:
     """Lay out every event's grid in `lexicon` (default: `lexicon_of(scorer.lexicon)`), score it, pool CCΔ and LER.
 
-    Events are `Triple`s, `(subject, verb, object)` tuples or strings of three words, each read as written (as
-    `plausibility consistency` reads a benchmark's events). ConceptMax is measured on the grids it searches: given
-    another lexicon, it searches that one.
+    Events are `Triple`s, `(subject, verb, object)` tuples or strings of three words, each read as its lemmas as
+    `plausibility score` reads a query (`as_given`: as written), so an event's own cell gets the score `score`
+    gives it. ConceptMax is measured on the grids it searches: given another lexicon, it searches that one.
 
     Raises:
         DataFormatError: an event is not three words.
         PlausibilityError: no event has an axis of three or more abstractions, so there is nothing to measure.
     """
-    events = _as_events(events)
     lexicon = lexicon or lexicon_of(scorer.lexicon)
+    events = _as_events(events) if as_given else EventLemmas(lexicon.hierarchy)(_as_events(events))
     if isinstance(scorer, GridSearcher) and scorer.lexicon != lexicon:
         scorer = scorer.over(lexicon)
     grids = lexicon.abstractor.grids(events)
