@@ -4,8 +4,9 @@ A model's `evaluation.json` and card hold what its export measured. A change to 
 benchmarks (as when it came to read each event as its lemmas) leaves those figures behind; this scores every
 half again as `plausibility evaluate` does, with the folder's own scorer and calibration, and rewrites what
 that measures: each half's AUC with its interval, how the own and the calibrated probabilities fit each half,
-and the test AUCs of the card's metadata block. The calibration, the CCΔ / LER figures, the weights and every
-other line of the card stay as they are; the card says when its figures were measured again.
+the test AUCs of the card's metadata block, and (where the export measured them) CCΔ / LER over every test
+event, as the export measures them. The calibration, the weights and every other line of the card stay as they
+are; the card says when its figures were measured again.
 
     python tools/remeasure_figures.py data/models/roberta data/models/conceptmax data/models/fast data/models/default
 """
@@ -20,10 +21,10 @@ import yaml
 
 from plausibility.evaluation.judged_calibration import calibration_figures
 from plausibility.evaluation.judged_scores import figures_of
-from plausibility.evaluation.results import auc_intervals, scored_halves
+from plausibility.evaluation.results import ReportSettings, auc_intervals, consistency_figures, scored_halves
 from plausibility.models.model_folder import CONFIG, EVALUATION, ModelFolder
 from plausibility.release.card_metadata import card_metadata
-from plausibility.release.model_card import FIT_HEADER, auc_table, fit_rows
+from plausibility.release.model_card import CONSISTENCY_HEADER, FIT_HEADER, auc_table, consistency_rows, fit_rows
 from plausibility.scorers.registry import build_scorer
 from plausibility.version import __version__
 
@@ -64,6 +65,13 @@ def remeasure(folder: Path, seed: int) -> None:
     record.update({f"{dataset}/{split}": asdict(a) for dataset, halves_ in auc.items() for split, a in halves_.items()})
     record.update({f"{half}/own_probabilities": asdict(figures) for half, figures in own.items()})
     record.update({f"{half}/calibrated": asdict(figures) for half, figures in after.items()})
+    consistency = {}
+    if any(key.endswith("/consistency") for key in record):  # every test event, as the export measures it
+        consistency = consistency_figures(calibrated, ReportSettings(seed=seed, consistency_events=None))
+        kept = ("ccd", "ccd_scale_free", "ler", "windows")
+        for dataset, c in consistency.items():
+            before[f"{dataset}/test/consistency ccd"] = record[f"{dataset}/test/consistency"]["ccd"]
+            record[f"{dataset}/test/consistency"] = {name: getattr(c, name) for name in kept}
 
     card_path = ModelFolder(folder).card
     text = card_path.read_text(encoding="utf-8")
@@ -71,6 +79,8 @@ def remeasure(folder: Path, seed: int) -> None:
     lines = text[block_end:].split("\n")
     lines = _replace_auc(lines, auc_table(auc), card_path)
     lines = _replace_rows(lines, FIT_HEADER, fit_rows(own, after), card_path)
+    if consistency:
+        lines = _replace_rows(lines, CONSISTENCY_HEADER, consistency_rows(consistency), card_path)
     note = f"{MEASURED_AGAIN}{__version__} on {datetime.now(UTC):%Y-%m-%d} UTC, each benchmark event read as its "
     note += "lemmas (`tools/remeasure_figures.py`)."
     earlier = [i for i, line in enumerate(lines) if line.startswith(MEASURED_AGAIN)]
@@ -82,7 +92,8 @@ def remeasure(folder: Path, seed: int) -> None:
     (folder / EVALUATION).write_text(json.dumps(record, indent=1) + "\n")
     card_path.write_text(card_metadata(config, record) + "\n".join(lines), encoding="utf-8")
     for key, value in before.items():
-        print(f"{folder.name} {key}: {value:.4f} -> {record[key]['estimate']:.4f}")
+        now = record[key.removesuffix(" ccd")]
+        print(f"{folder.name} {key}: {value:.4f} -> {now['ccd'] if key.endswith(' ccd') else now['estimate']:.4f}")
 
 
 def main() -> None:

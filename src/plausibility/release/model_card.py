@@ -8,7 +8,7 @@ from pathlib import Path
 from plausibility.checksums import file_sha256
 from plausibility.evaluation.intervals import AucInterval
 from plausibility.evaluation.judged_calibration import CalibrationFigures
-from plausibility.evaluation.results import ModelResult
+from plausibility.evaluation.results import ConsistencyFigures, ModelResult
 from plausibility.release.card_metadata import card_metadata
 from plausibility.release.exported import ExportResult
 from plausibility.resources.paths import bundled_pairs, data_dir, portable_path, recorded_path
@@ -154,6 +154,7 @@ def _stack_sections(exported: ExportResult) -> list[str]:
     return lines
 
 
+CONSISTENCY_HEADER = ["| dataset | CCΔ | scale-free CCΔ | LER | windows |", "| --- | --- | --- | --- | --- |"]
 FIT_HEADER = [
     "| half | ECE own → calibrated | accuracy at .5 own → calibrated | best threshold's accuracy |",
     "| --- | --- | --- | --- |",
@@ -174,6 +175,14 @@ def auc_table(auc: dict[str, dict[str, AucInterval]]) -> list[str]:
         cells = [f"{a.estimate:.3f} [{a.low:.3f}, {a.high:.3f}]" for a in (halves["valid"], halves["test"])]
         lines.append(f"| {dataset} | {' | '.join(cells)} |")
     return lines
+
+
+def consistency_rows(consistency: dict[str, ConsistencyFigures]) -> list[str]:
+    """The card's table below `CONSISTENCY_HEADER`: each test half's CCΔ / LER."""
+    return [
+        f"| {dataset} | {c.ccd:.4f} | {c.ccd_scale_free:.4f} | {c.ler:.3f} | {c.windows:,} |"
+        for dataset, c in consistency.items()
+    ]
 
 
 def fit_rows(own: dict[str, CalibrationFigures], after: dict[str, CalibrationFigures]) -> list[str]:
@@ -226,11 +235,9 @@ def model_card(exported: ExportResult, pairs: Path) -> str:
             "Consistency across abstractions over every event of each test half (lower is better), in the grids "
             "of its lexicon: CCΔ on its probabilities, CCΔ on each cell's percentile rank (scale-free), and LER:",
             "",
-            "| dataset | CCΔ | scale-free CCΔ | LER | windows |",
-            "| --- | --- | --- | --- | --- |",
+            *CONSISTENCY_HEADER,
+            *consistency_rows(result.consistency),
         ]
-        for dataset, c in result.consistency.items():
-            lines.append(f"| {dataset} | {c.ccd:.4f} | {c.ccd_scale_free:.4f} | {c.ler:.3f} | {c.windows:,} |")
         if not result.consistency:
             lines[-4:] = ["Consistency across abstractions: not measured at export (`--no-consistency`)."]
         lines.append("")
