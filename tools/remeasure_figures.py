@@ -52,35 +52,44 @@ def _replace_auc(lines: list[str], table: list[str], card: Path) -> list[str]:
     return [*lines[:start], *table, *lines[table_end:]]
 
 
-def remeasure(folder: Path, seed: int) -> None:
-    record = json.loads((folder / EVALUATION).read_text(encoding="utf-8"))
-    config = yaml.safe_load((folder / CONFIG).read_text(encoding="utf-8"))  # a net's, an ensemble's or a stack's
+def _measured(folder: Path, record: dict, seed: int) -> dict[str, list[str]]:
+    """Measure the folder's figures as the export does and put them in `record`; the card's rows that change."""
     own_scorer = build_scorer(f"uncalibrated:{folder}")
     calibrated = build_scorer(str(folder))
     halves = scored_halves(own_scorer)
     auc = auc_intervals(figures_of(halves, seed=seed))
     own = calibration_figures(halves, own_scorer.to_probability)
     after = calibration_figures(halves, calibrated.to_probability)
-    before = {key: record[key]["estimate"] for key in record if "estimate" in record[key]}
-    record.update({f"{dataset}/{split}": asdict(a) for dataset, halves_ in auc.items() for split, a in halves_.items()})
+    for dataset, by_split in auc.items():
+        for split, interval in by_split.items():
+            old = record[f"{dataset}/{split}"]["estimate"]
+            print(f"{folder.name} {dataset}/{split} AUC: {old:.4f} -> {interval.estimate:.4f}")
+            record[f"{dataset}/{split}"] = asdict(interval)
     record.update({f"{half}/own_probabilities": asdict(figures) for half, figures in own.items()})
     record.update({f"{half}/calibrated": asdict(figures) for half, figures in after.items()})
-    consistency = {}
+    rows = {"auc": auc_table(auc), "fit": fit_rows(own, after)}
     if any(key.endswith("/consistency") for key in record):  # every test event, as the export measures it
         consistency = consistency_figures(calibrated, ReportSettings(seed=seed, consistency_events=None))
-        kept = ("ccd", "ccd_scale_free", "ler", "windows")
         for dataset, c in consistency.items():
-            before[f"{dataset}/test/consistency ccd"] = record[f"{dataset}/test/consistency"]["ccd"]
-            record[f"{dataset}/test/consistency"] = {name: getattr(c, name) for name in kept}
+            old = record[f"{dataset}/test/consistency"]
+            change = f"CCΔ {old['ccd']:.4f} -> {c.ccd:.4f}, LER {old['ler']:.3f} -> {c.ler:.3f}"
+            print(f"{folder.name} {dataset}/test {change}")
+            old.update(ccd=c.ccd, ccd_scale_free=c.ccd_scale_free, ler=c.ler, windows=c.windows)
+        rows["consistency"] = consistency_rows(consistency)
+    return rows
 
+
+def remeasure(folder: Path, seed: int) -> None:
+    record = json.loads((folder / EVALUATION).read_text(encoding="utf-8"))
+    config = yaml.safe_load((folder / CONFIG).read_text(encoding="utf-8"))  # a net's, an ensemble's or a stack's
+    rows = _measured(folder, record, seed)
     card_path = ModelFolder(folder).card
     text = card_path.read_text(encoding="utf-8")
     block_end = text.index("\n---\n", 4) + len("\n---\n\n")  # the metadata block, written anew below
-    lines = text[block_end:].split("\n")
-    lines = _replace_auc(lines, auc_table(auc), card_path)
-    lines = _replace_rows(lines, FIT_HEADER, fit_rows(own, after), card_path)
-    if consistency:
-        lines = _replace_rows(lines, CONSISTENCY_HEADER, consistency_rows(consistency), card_path)
+    lines = _replace_auc(text[block_end:].split("\n"), rows["auc"], card_path)
+    lines = _replace_rows(lines, FIT_HEADER, rows["fit"], card_path)
+    if "consistency" in rows:
+        lines = _replace_rows(lines, CONSISTENCY_HEADER, rows["consistency"], card_path)
     note = f"{MEASURED_AGAIN}{__version__} on {datetime.now(UTC):%Y-%m-%d} UTC, each benchmark event read as its "
     note += "lemmas (`tools/remeasure_figures.py`)."
     earlier = [i for i, line in enumerate(lines) if line.startswith(MEASURED_AGAIN)]
@@ -91,9 +100,6 @@ def remeasure(folder: Path, seed: int) -> None:
         lines[exported + 1 : exported + 1] = ["", note]
     (folder / EVALUATION).write_text(json.dumps(record, indent=1) + "\n")
     card_path.write_text(card_metadata(config, record) + "\n".join(lines), encoding="utf-8")
-    for key, value in before.items():
-        now = record[key.removesuffix(" ccd")]
-        print(f"{folder.name} {key}: {value:.4f} -> {now['ccd'] if key.endswith(' ccd') else now['estimate']:.4f}")
 
 
 def main() -> None:
