@@ -24,7 +24,14 @@ from plausibility.evaluation.judged_scores import figures_of
 from plausibility.evaluation.results import ReportSettings, auc_intervals, consistency_figures, scored_halves
 from plausibility.models.model_folder import CONFIG, EVALUATION, ModelFolder
 from plausibility.release.card_metadata import card_metadata
-from plausibility.release.model_card import CONSISTENCY_HEADER, FIT_HEADER, auc_table, consistency_rows, fit_rows
+from plausibility.release.model_card import (
+    CONSISTENCY_HEADER,
+    FIT_HEADER,
+    auc_table,
+    consistency_record,
+    consistency_rows,
+    fit_rows,
+)
 from plausibility.scorers.registry import build_scorer
 from plausibility.version import __version__
 
@@ -47,7 +54,7 @@ def _replace_auc(lines: list[str], table: list[str], card: Path) -> list[str]:
     start = lines.index("## Evaluation") + 2
     paragraph_end = lines.index("", start)
     table_end = lines.index("", paragraph_end + 1)
-    if not lines[paragraph_end + 1].startswith("| dataset | valid | test |"):
+    if lines[paragraph_end + 1] != table[2]:  # the table's header
         raise SystemExit(f"{card}: no AUC table under ## Evaluation")
     return [*lines[:start], *table, *lines[table_end:]]
 
@@ -74,7 +81,7 @@ def _measured(folder: Path, record: dict, seed: int) -> dict[str, list[str]]:
             old = record[f"{dataset}/test/consistency"]
             change = f"CCΔ {old['ccd']:.4f} -> {c.ccd:.4f}, LER {old['ler']:.3f} -> {c.ler:.3f}"
             print(f"{folder.name} {dataset}/test {change}")
-            old.update(ccd=c.ccd, ccd_scale_free=c.ccd_scale_free, ler=c.ler, windows=c.windows)
+            record[f"{dataset}/test/consistency"] = consistency_record(c)
         rows["consistency"] = consistency_rows(consistency)
     return rows
 

@@ -20,6 +20,11 @@ CONFIDENCE = 0.95
 RESAMPLES = 1000
 
 
+def consistency_record(figures: ConsistencyFigures) -> dict[str, float]:
+    """What `evaluation.json` keeps of a test half's CCΔ / LER."""
+    return {name: getattr(figures, name) for name in ("ccd", "ccd_scale_free", "ler", "windows")}
+
+
 def evaluation_record(
     result: ModelResult, own: dict[str, CalibrationFigures], calibrated: dict[str, CalibrationFigures]
 ) -> dict[str, object]:
@@ -30,9 +35,7 @@ def evaluation_record(
         for dataset, halves in result.auc.items()
         for split, interval in halves.items()
     }
-    kept = ("ccd", "ccd_scale_free", "ler", "windows")  # of each test half's CCΔ / LER
-    for dataset, figures in result.consistency.items():
-        record[f"{dataset}/test/consistency"] = {name: getattr(figures, name) for name in kept}
+    record.update({f"{dataset}/test/consistency": consistency_record(c) for dataset, c in result.consistency.items()})
     record.update({f"{half}/own_probabilities": asdict(figures) for half, figures in own.items()})
     record.update({f"{half}/calibrated": asdict(figures) for half, figures in calibrated.items()})
     return record
